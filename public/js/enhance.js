@@ -1,0 +1,53 @@
+// Progressive enhancements. Everything on the site reads without this file; it only adds the theme
+// toggle and copy buttons, which stay hidden until it runs.
+
+const root = document.documentElement;
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+const effectiveTheme = () => root.dataset.theme ?? (darkQuery.matches ? "dark" : "light");
+
+function setUpThemeToggle() {
+  const button = document.querySelector(".theme-toggle");
+  if (!button) return;
+  const show = () => button.setAttribute("aria-pressed", String(effectiveTheme() === "dark"));
+  button.addEventListener("click", () => {
+    const next = effectiveTheme() === "dark" ? "light" : "dark";
+    root.dataset.theme = next;
+    try {
+      localStorage.setItem("theme", next);
+    } catch {
+      // Storage may be disabled; the choice then lasts for this page only.
+    }
+    show();
+  });
+  darkQuery.addEventListener("change", show);
+  show();
+  button.hidden = false;
+}
+
+/** What a copy button copies: a split address (never in the page whole) or another element's text. */
+function copyText(button) {
+  const { copyUser, copyDomain, copyFrom } = button.dataset;
+  if (copyUser && copyDomain) return `${copyUser}@${copyDomain}`;
+  const source = copyFrom && document.getElementById(copyFrom);
+  return source ? source.textContent : "";
+}
+
+function setUpCopyButtons() {
+  if (!navigator.clipboard) return;
+  for (const button of document.querySelectorAll(".copy-button")) {
+    const label = button.textContent;
+    button.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(copyText(button));
+        button.textContent = "Copied";
+      } catch {
+        button.textContent = "Copy failed";
+      }
+      setTimeout(() => (button.textContent = label), 2000);
+    });
+    button.hidden = false;
+  }
+}
+
+setUpThemeToggle();
+setUpCopyButtons();

@@ -1,0 +1,30 @@
+// `npm test`'s set-up step: the tests need Debian's Chromium (browser tests) and the libibverbs
+// headers (RDMA 101 examples). Installs them with apt-get when missing and possible; otherwise says
+// exactly what to run.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const needs = [
+  { pkg: "chromium", file: "/usr/bin/chromium" },
+  { pkg: "libibverbs-dev", file: "/usr/include/infiniband/verbs.h" },
+];
+
+const missing = needs.filter((n) => !existsSync(n.file)).map((n) => n.pkg);
+if (missing.length === 0) process.exit(0);
+
+const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(" ")}`;
+const isRoot = process.getuid?.() === 0;
+const hasAptGet = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
+const hasSudo = !isRoot && spawnSync("sh", ["-c", "sudo -n true"], { stdio: "ignore" }).status === 0;
+
+if (!hasAptGet || (!isRoot && !hasSudo)) {
+  console.error(`The tests need Debian packages that are missing: ${missing.join(", ")}.\nRun:\n  sudo sh -c '${command}'`);
+  process.exit(1);
+}
+
+console.log(`Installing the Debian packages the tests need: ${missing.join(", ")}`);
+const [program, ...args] = isRoot ? ["sh", "-c", command] : ["sudo", "-n", "sh", "-c", command];
+execFileSync(program!, args, {
+  stdio: "inherit",
+  env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+});

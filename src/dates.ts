@@ -1,0 +1,27 @@
+// Date formatting for templates (luxon). Content dates are shown in the site's time zone so that a
+// post dated 09:00+08:00 never appears as the previous day.
+import { DateTime } from "luxon";
+
+export const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(date, { zone });
+
+/** 2026-12-02, for `<time datetime>` and sitemaps. */
+export const isoDate = (date: Date, zone: string): string => toDateTime(date, zone).toISODate() ?? "";
+
+/** Full ISO 8601 with offset, for feeds. */
+export const isoDateTime = (date: Date, zone: string): string => toDateTime(date, zone).toISO({ suppressMilliseconds: true }) ?? "";
+
+/** 2 December 2026. */
+export const readableDate = (date: Date, zone: string): string =>
+  toDateTime(date, zone).setLocale("en-GB").toLocaleString(DateTime.DATE_FULL);
+
+/** "2023 – 2026" or "2026 – Present", with an en dash between spaced years. */
+export function yearRange(entry: { start: number; end: number | "present" }): string {
+  return `${entry.start} – ${entry.end === "present" ? "Present" : entry.end}`;
+}
+
+/** The newest year among dates and years: the footer's copyright year comes from content, not the clock. */
+export function latestYear(values: ReadonlyArray<Date | number>): number {
+  const years = values.map((v) => (typeof v === "number" ? v : v.getUTCFullYear()));
+  if (years.length === 0) throw new Error("latestYear: no dated content to take the year from");
+  return Math.max(...years);
+}

@@ -1,0 +1,171 @@
+// Every schema for data files and front matter, in one place. Loaders call `validate` from
+// ./validation.ts with these, so a mistake stops the build as `file: field: reason`.
+import { z } from "zod";
+import { DateTime, IANAZone } from "luxon";
+import { tagSlug } from "./tags.ts";
+
+const text = z.string().trim().min(1, "must not be empty");
+const plainText = (max: number) =>
+  text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");
+const year = z.number("must be a four-digit year").int("must be a four-digit year").min(1900).max(2100);
+const internalOrHttpUrl = z
+  .string()
+  .refine((s) => s.startsWith("/") || /^https:\/\/[^\s]+$/.test(s), "must be a site path (/…) or an https:// URL");
+
+/** A date from YAML: a Date (YAML timestamps) or an ISO date / date-time string with offset. */
+export const contentDate = z.union([z.date(), z.string()]).transform((value, ctx) => {
+  const parsed = value instanceof Date ? DateTime.fromJSDate(value, { zone: "utc" }) : DateTime.fromISO(value, { setZone: true });
+  if (!parsed.isValid) {
+    ctx.addIssue({ code: "custom", message: "must be an ISO date (2026-12-02) or date-time with offset" });
+    return z.NEVER;
+  }
+  return parsed.toJSDate();
+});
+
+// _data/site.yaml
+export const siteSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).transform((u) => u.replace(/\/+$/, "")),
+  title: text,
+  description: plainText(200),
+  language: z.enum(["en", "zh-Hans"]),
+  author: text,
+  navigation: z.array(z.strictObject({ label: text, url: z.string().regex(/^\/(?:[a-z0-9-]+\/)*$/, "must be a site path ending in /") })).min(1),
+  timezone: z.string().refine((zone) => IANAZone.isValidZone(zone), "must be an IANA time zone such as Asia/Shanghai"),
+});
+
+// _data/profile.yaml
+export const linkTypes = {
+  github: "GitHub",
+  scholar: "Google Scholar",
+  blog: "Blog",
+  course: "RDMA 101",
+} as const;
+
+export const profileSchema = z.strictObject({
+  name: text,
+  nativeName: text.optional(),
+  headline: plainText(120),
+  about: z.array(text).min(1, "needs at least one paragraph"),
+  email: z
+    .string()
+    .regex(/^[^\s@]+ AT [^\s@]+\.[^\s@]+$/, "must be written as 'user AT example.org' (never the plain address)")
+    .transform((shown) => {
+      const [user = "", domain = ""] = shown.split(" AT ");
+      return { shown, user, domain };
+    }),
+  links: z.array(
+    z.strictObject({
+      type: z.enum(Object.keys(linkTypes) as [keyof typeof linkTypes], {
+        error: `must be one of ${Object.keys(linkTypes).join(", ")}`,
+      }),
+      url: internalOrHttpUrl,
+    }),
+  ),
+});
+
+// _data/experience.yaml and _data/education.yaml
+const timelineEntry = z
+  .strictObject({
+    organization: text,
+    role: text,
+    start: year,
+    end: z.union([year, z.literal("present")], { error: "must be a four-digit year or 'present'" }),
+  })
+  .refine((e) => e.end === "present" || e.end >= e.start, { message: "must not be before start", path: ["end"] });
+export const timelineSchema = z.array(timelineEntry).min(1, "needs at least one entry");
+
+// One BibTeX entry, after the parser has turned TeX into text (see ./bibtex.ts).
+export const publicationFields = z.strictObject({
+  title: text,
+  author: z.array(z.strictObject({ given: z.string(), family: text })).min(1, "needs at least one author"),
+  year: z.string().regex(/^\d{4}$/, "must be a four-digit year").transform(Number),
+  journal: text.optional(),
+  booktitle: text.optional(),
+  pages: text.optional(),
+  address: text.optional(),
+  publisher: text.optional(),
+  volume: text.optional(),
+  number: text.optional(),
+  month: text.optional(),
+  note: text.optional(),
+  series: text.optional(),
+  location: text.optional(),
+  organization: text.optional(),
+  // Links: each becomes a button. Anything else is an unknown field, so a typo cannot vanish silently.
+  url: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  doi: z.string().regex(/^10\.\d{4,9}\/\S+$/, "must be a bare DOI such as 10.1145/3617232.3624857").optional(),
+  eprint: z.string().regex(/^\d{4}\.\d{4,5}$/, "must be an arXiv identifier such as 2407.00079").optional(),
+  archiveprefix: z.literal("arXiv", "only arXiv e-prints are supported").optional(),
+  code: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  award: text.optional(),
+});
+
+// _data/course.yaml: the RDMA 101 course and its parts (lessons are files; see ./course.ts).
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lower-case slug such as getting-started");
+export const courseSchema = z.strictObject({
+  title: text,
+  description: plainText(200),
+  audience: text,
+  prerequisites: z.array(text).min(1),
+  withoutHardware: text,
+  parts: z
+    .array(z.strictObject({ slug, title: text, summary: plainText(300) }))
+    .min(1)
+    .refine((parts) => new Set(parts.map((p) => p.slug)).size === parts.length, "part slugs must be unique"),
+});
+
+// _data/glossary.yaml
+export const glossarySchema = z
+  .array(
+    z.strictObject({
+      id: slug,
+      term: text,
+      definition: text,
+      lesson: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>"),
+    }),
+  )
+  .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
+
+// Front matter of a blog post (posts/blog/*.md).
+export const postSchema = z
+  .strictObject({
+    title: plainText(200),
+    date: contentDate,
+    description: plainText(200),
+    tags: z
+      .array(text)
+      .default([])
+      .transform((tags) => [...new Set(tags.map(tagSlug))])
+      .refine((tags) => tags.every(Boolean), "every tag needs a letter or digit"),
+    updated: contentDate.optional(),
+    series: text.optional(),
+    part: z.number().int().positive("must be 1 or more").optional(),
+    draft: z.boolean().default(false),
+    math: z.boolean().optional(),
+  })
+  .refine((p) => (p.series === undefined) === (p.part === undefined), {
+    message: "series and part go together",
+    path: ["part"],
+  })
+  .refine((p) => !p.updated || p.updated >= p.date, { message: "must not be before date", path: ["updated"] });
+
+// Front matter of an RDMA 101 lesson (posts/rdma101/<NN>-<part>/<NN>-<lesson>.md).
+export const lessonSchema = z
+  .strictObject({
+    title: plainText(120),
+    description: plainText(200),
+    objectives: z.array(text, "is required: a list of what the learner will be able to do").min(1, "needs at least one objective"),
+    minutes: z.number("must be a whole number of minutes").int().positive().max(240),
+    date: contentDate,
+    updated: contentDate.optional(),
+    prerequisites: z.array(z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>")).default([]),
+    draft: z.boolean().default(false),
+  })
+  .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
+
+export type Site = z.output<typeof siteSchema>;
+export type Profile = z.output<typeof profileSchema>;
+export type PostData = z.output<typeof postSchema>;
+export type LessonData = z.output<typeof lessonSchema>;
+export type Course = z.output<typeof courseSchema>;
+export type GlossaryTerm = z.output<typeof glossarySchema>[number];

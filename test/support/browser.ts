@@ -1,0 +1,32 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser), and axe for WCAG checks.
+import { AxeBuilder } from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const viewports = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Opens a page and records console errors, failed requests and any request to another origin. */
+export async function open(browser: Browser, url: string, options: { viewport: { width: number; height: number }; colorScheme?: "light" | "dark" }) {
+  const context = await browser.newContext({ viewport: options.viewport, colorScheme: options.colorScheme ?? "light" });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const origin = new URL(url).origin;
+  page.on("console", (msg) => msg.type() === "error" && problems.push(`console: ${msg.text()}`));
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("request", (req) => !req.url().startsWith(origin) && !req.url().startsWith("data:") && problems.push(`third-party request: ${req.url()}`));
+  page.on("response", (res) => res.status() >= 400 && problems.push(`HTTP ${res.status()}: ${res.url()}`));
+  await page.goto(url, { waitUntil: "load" });
+  return { page, context, problems };
+}
+
+/** WCAG 2.2 A and AA violations, as readable lines. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary ?? v.help}`));
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { isoDate, isoDateTime, latestYear, readableDate, yearRange } from "../../src/dates.ts";
+
+const zone = "Asia/Shanghai";
+
+describe("dates", () => {
+  it("shows a date in the site's zone, not UTC", () => {
+    const lateUtc = new Date("2026-12-01T20:00:00Z"); // already 2 December in Beijing
+    expect(isoDate(lateUtc, zone)).toBe("2026-12-02");
+    expect(readableDate(lateUtc, zone)).toBe("2 December 2026");
+    expect(isoDateTime(lateUtc, zone)).toBe("2026-12-02T04:00:00+08:00");
+  });
+
+  it("writes year ranges with a spaced en dash", () => {
+    expect(yearRange({ start: 2023, end: 2026 })).toBe("2023 – 2026");
+    expect(yearRange({ start: 2026, end: "present" })).toBe("2026 – Present");
+  });
+
+  it("takes the newest year from dates and years alike", () => {
+    expect(latestYear([2022, new Date("2026-03-01T00:00:00Z"), 2025])).toBe(2026);
+    expect(() => latestYear([])).toThrow(/no dated content/);
+  });
+});

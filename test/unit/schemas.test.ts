@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { profileSchema, siteSchema, timelineSchema } from "../../src/schemas.ts";
+import { validate } from "../../src/validation.ts";
+
+const yaml = (file: string) => parse(readFileSync(file, "utf8"));
+const profile = () => yaml("_data/profile.yaml") as Record<string, unknown>;
+const errorOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("expected an error");
+};
+
+describe("profile schema", () => {
+  it("accepts the real profile and splits the shown e-mail for the copy button", () => {
+    const data = validate(profileSchema, profile(), "_data/profile.yaml");
+    expect(data.name).toBe("Feng Ren");
+    expect(data.email).toEqual({ shown: "renfeng.chn AT outlook.com", user: "renfeng.chn", domain: "outlook.com" });
+  });
+
+  it("names the file and field of a missing name", () => {
+    const { name: _, ...rest } = profile();
+    expect(errorOf(() => validate(profileSchema, rest, "_data/profile.yaml"))).toBe("_data/profile.yaml: name: is required");
+  });
+
+  it("rejects an unknown link type with the allowed ones", () => {
+    const data = { ...profile(), links: [{ type: "twitter", url: "https://x.com/a" }] };
+    expect(errorOf(() => validate(profileSchema, data, "p.yaml"))).toMatch(/^p\.yaml: links\[0\]\.type: must be one of github, scholar, blog, course$/);
+  });
+
+  it("refuses a plain e-mail address", () => {
+    const data = { ...profile(), email: "someone@example.org" };
+    expect(errorOf(() => validate(profileSchema, data, "p.yaml"))).toMatch(/^p\.yaml: email: must be written as 'user AT example\.org'/);
+  });
+
+  it("reports unknown fields one by one", () => {
+    const data = { ...profile(), nmae: "x", extra: 1 };
+    expect(errorOf(() => validate(profileSchema, data, "p.yaml")).split("\n")).toEqual([
+      "p.yaml: nmae: unknown field",
+      "p.yaml: extra: unknown field",
+    ]);
+  });
+});
+
+describe("timeline schema", () => {
+  const entry = { organization: "Org", role: "Role", start: 2017, end: 2023 };
+
+  it("accepts years and 'present'", () => {
+    expect(validate(timelineSchema, [entry, { ...entry, end: "present" }], "t.yaml")).toHaveLength(2);
+  });
+
+  it.each([
+    [{ ...entry, start: "2017a" }, "t.yaml: [0].start: must be a four-digit year"],
+    [{ ...entry, start: 17 }, "t.yaml: [0].start: must be a four-digit year"],
+    [{ ...entry, end: "now" }, "t.yaml: [0].end: must be a four-digit year or 'present'"],
+    [{ ...entry, end: 2016 }, "t.yaml: [0].end: must not be before start"],
+  ])("rejects a malformed year: %j", (bad, message) => {
+    expect(errorOf(() => validate(timelineSchema, [bad], "t.yaml"))).toBe(message);
+  });
+});
+
+describe("site schema", () => {
+  it("accepts the real settings and trims the base URL's slash", () => {
+    const data = validate(siteSchema, { ...yaml("_data/site.yaml"), url: "https://example.org/" }, "s.yaml");
+    expect(data.url).toBe("https://example.org");
+  });
+
+  it("rejects an unknown time zone", () => {
+    const data = { ...yaml("_data/site.yaml"), timezone: "Mars/Olympus" };
+    expect(errorOf(() => validate(siteSchema, data, "s.yaml"))).toBe("s.yaml: timezone: must be an IANA time zone such as Asia/Shanghai");
+  });
+});
