@@ -2,17 +2,35 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import data from "./src/data.ts";
 import markdown from "./src/markdown.ts";
+import figures from "./src/figures.ts";
+import images from "./src/images.ts";
+import math from "./src/math.ts";
+import toc from "./src/toc.ts";
+import blog from "./src/blog.ts";
+import feeds from "./src/feeds.ts";
+import course from "./src/course.ts";
+import examples from "./src/examples.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
+import security from "./src/security.ts";
 
 export default function (config: UserConfig) {
-  config.addPlugin(data);
-  config.addPlugin(markdown);
-  config.addPlugin(filters);
-  config.addPlugin(assets);
+  config.addPlugin(data); // _data/: YAML and BibTeX, validated
+  config.addPlugin(markdown); // Markdown: anchors, code, math, callouts, numbered tables
+  config.addPlugin(figures); // {% figure %}: inline SVG diagrams
+  config.addPlugin(images); // Markdown images → responsive <picture>, alt text required
+  config.addPlugin(math); // KaTeX stylesheet and fonts, self-hosted
+  config.addPlugin(toc); // tables of contents
+  config.addPlugin(blog); // posts/blog/: posts, tags, series, archives, drafts
+  config.addPlugin(feeds); // Atom, RSS and JSON Feed
+  config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
+  config.addPlugin(examples); // {% example %}: the course's C programs
+  config.addPlugin(filters); // dates and small template helpers
+  config.addPlugin(assets); // public/ and cache-busting URLs
+  config.addPlugin(security); // Content-Security-Policy
 
   // The repository root is the input; these are project files, not pages.
-  for (const ignored of ["README.md", "docs/**", "src/**/*.ts", "test/**", "scripts/**", ".ci/**", "node_modules/**"]) {
+  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/types/**", "test/**", "scripts/**", ".ci/**", "node_modules/**"]) {
     config.ignores.add(ignored);
   }
 }

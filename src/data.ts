@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { parsePublications } from "./bibtex.ts";
 import { glossarySchema, courseSchema, linkTypes, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
-import { contentError, validate } from "./validation.ts";
+import { contentError, relativeFile, validate } from "./validation.ts";
 
 /** The schema of each YAML file in _data/, by name. A data file without one is an error. */
 const dataSchemas: Record<string, z.ZodType> = {
@@ -18,8 +18,6 @@ const dataSchemas: Record<string, z.ZodType> = {
   course: courseSchema,
   glossary: glossarySchema,
 };
-
-export const relativeFile = (file: string): string => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join("/");
 
 export function loadYamlData(contents: string, filePath: string): unknown {
   const file = relativeFile(filePath);

@@ -1,8 +1,17 @@
-// The Markdown renderer for posts and lessons. Heading ids are made here, at Markdown time, because
-// an HTML transform over every page costs most of a large build.
-import MarkdownIt from "markdown-it";
+// The Markdown renderer for posts and lessons. Everything is decided at build time: heading ids
+// (not an HTML transform, which would cost most of a large build), code highlighting (Prism), math
+// (KaTeX), callouts, numbered tables and figures, and footnotes.
+import MarkdownIt, { type PluginWithParams } from "markdown-it";
+import type Token from "markdown-it/lib/token.mjs";
 import anchor from "markdown-it-anchor";
+import markdownItContainer from "markdown-it-container";
+import markdownItFootnote from "markdown-it-footnote";
+import markdownItKatex from "@vscode/markdown-it-katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { highlightCode } from "./highlight.ts";
+import { escapeHtml } from "./html.ts";
+import { FIGURE_NUMBER } from "./figures.ts";
+import { contentError, relativeFile } from "./validation.ts";
 
 /** Heading ids: lower-case words joined by hyphens; CJK characters are kept as they are. */
 export const headingSlug = (text: string): string =>
@@ -13,6 +22,111 @@ export const headingSlug = (text: string): string =>
     .trim()
     .replace(/[\s-]+/g, "-");
 
+// These plugins are CommonJS, typed against markdown-it's CommonJS build: take the function itself
+// (some export it as `default`) with the type of this ES module instance.
+const pluginOf = (mod: unknown): PluginWithParams =>
+  ((mod as { default?: unknown }).default ?? mod) as PluginWithParams;
+const container = pluginOf(markdownItContainer);
+const footnote = pluginOf(markdownItFootnote);
+const katex = pluginOf(markdownItKatex);
+
+const CALLOUTS = { note: "Note", tip: "Tip", warning: "Warning", caution: "Caution" } as const;
+
+/** `::: name rest of line` → the rest of the line, or null when the container is another one. */
+const containerArgs = (name: string, info: string): string | null => {
+  const match = info.trim().match(new RegExp(`^${name}(?:\\s+(.*))?$`));
+  return match ? (match[1] ?? "").trim() : null;
+};
+
+function addContainers(md: MarkdownIt): void {
+  for (const [name, label] of Object.entries(CALLOUTS)) {
+    md.use(container, name, {
+      render(tokens: Token[], idx: number) {
+        const token = tokens[idx]!;
+        if (token.nesting !== 1) return "</div>\n";
+        const title = containerArgs(name, token.info);
+        const heading = title ? `${label}: ${md.renderInline(title)}` : label;
+        return `<div class="callout callout-${name}" role="note">\n<p class="callout-title">${heading}</p>\n`;
+      },
+    });
+  }
+  md.use(container, "takeaways", {
+    render: (tokens: Token[], idx: number) =>
+      tokens[idx]!.nesting === 1
+        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">Key takeaways</h2>\n`
+        : "</section>\n",
+  });
+  md.use(container, "answer", {
+    render: (tokens: Token[], idx: number) =>
+      tokens[idx]!.nesting === 1 ? `<details class="answer">\n<summary>Show answer</summary>\n` : "</details>\n",
+  });
+  md.use(container, "table", {
+    validate: (info: string) => containerArgs("table", info) !== null,
+    render(tokens: Token[], idx: number) {
+      const token = tokens[idx]!;
+      if (token.nesting !== 1) return "</div>\n</figure>\n";
+      const label = `Table ${token.meta.number as number}`;
+      const caption = containerArgs("table", token.info) ?? "";
+      return `<figure class="table-figure">\n<figcaption><span class="caption-number">${label}.</span> ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${label}">\n`;
+    },
+  });
+  // Number tables and figures in the order they appear, once per render (a page is one render).
+  md.core.ruler.push("number-tables-and-figures", (state) => {
+    let tables = 0;
+    let figures = 0;
+    for (const token of state.tokens) {
+      if (token.type === "container_table_open") token.meta = { number: ++tables };
+      if (token.type === "html_block" && token.content.includes(FIGURE_NUMBER)) {
+        token.content = token.content.replace(FIGURE_NUMBER, () => `<span class="caption-number">Figure ${++figures}.</span>`);
+      }
+    }
+  });
+}
+
+function addCodeBlocks(md: MarkdownIt): void {
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = tokens[idx]!;
+    const lang = token.info.trim().split(/\s+/)[0] ?? "";
+    const { html, label } = highlightCode(token.content, lang);
+    const langClass = label ? ` class="language-${escapeHtml(lang)}"` : "";
+    const name = label ? `${label} code` : "Code";
+    return (
+      `<div class="code-block" data-copy-scope>\n` +
+      `<div class="code-head"><span class="code-lang">${label || "Text"}</span>` +
+      `<button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${name.toLowerCase()}</span></button></div>\n` +
+      `<pre tabindex="0" aria-label="${name}"><code${langClass}>${html}</code></pre>\n</div>\n`
+    );
+  };
+}
+
+/**
+ * KaTeX marks a formula it cannot parse and moves on; the build stops instead, naming the page.
+ * Display math becomes focusable, since it may scroll.
+ */
+function checkMath(md: MarkdownIt): void {
+  for (const rule of ["math_inline", "math_inline_block", "math_inline_bare_block", "math_block"]) {
+    const render = md.renderer.rules[rule];
+    if (!render) continue;
+    md.renderer.rules[rule] = (tokens, idx, options, env: { page?: { inputPath?: string } }, self) => {
+      const html = render(tokens, idx, options, env, self);
+      const error = html.match(/class="katex-error" title="([^"]*)"/);
+      // Display math scrolls sideways on narrow screens, so keyboard users must be able to reach it.
+      if (!error) return html.replace('<p class="katex-block">', '<p class="katex-block" tabindex="0">');
+      const file = env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)";
+      throw contentError([`${file}: math: cannot render $${tokens[idx]!.content.trim()}$ (${error[1]})`]);
+    };
+  }
+}
+
+/** Links to other sites open no window handle back to this one. */
+function markExternalLinks(md: MarkdownIt): void {
+  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx]!;
+    if (/^https?:\/\//.test(token.attrGet("href") ?? "")) token.attrSet("rel", "noopener");
+    return self.renderToken(tokens, idx, options);
+  };
+}
+
 export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
   md.use(anchor, {
@@ -20,6 +134,12 @@ export function createMarkdown(): MarkdownIt {
     slugify: headingSlug,
     permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: "heading-link" }),
   });
+  md.use(footnote);
+  md.use(katex, { throwOnError: false });
+  checkMath(md);
+  addContainers(md);
+  addCodeBlocks(md);
+  markExternalLinks(md);
   return md;
 }
 

@@ -13,10 +13,14 @@ const internalOrHttpUrl = z
   .refine((s) => s.startsWith("/") || /^https:\/\/[^\s]+$/.test(s), "must be a site path (/…) or an https:// URL");
 
 /** A date from YAML: a Date (YAML timestamps) or an ISO date / date-time string with offset. */
-export const contentDate = z.union([z.date(), z.string()]).transform((value, ctx) => {
-  const parsed = value instanceof Date ? DateTime.fromJSDate(value, { zone: "utc" }) : DateTime.fromISO(value, { setZone: true });
+const DATE_FORMAT = "must be an ISO date (2026-12-02) or date-time with offset";
+export const contentDate = z
+  .union([z.date(), z.string()], { error: (issue) => (issue.input === undefined ? "is required" : DATE_FORMAT) })
+  .transform((value, ctx) => {
+  // A date without an offset is read as UTC, so output never depends on the build machine's zone.
+  const parsed = value instanceof Date ? DateTime.fromJSDate(value, { zone: "utc" }) : DateTime.fromISO(value, { zone: "utc", setZone: true });
   if (!parsed.isValid) {
-    ctx.addIssue({ code: "custom", message: "must be an ISO date (2026-12-02) or date-time with offset" });
+    ctx.addIssue({ code: "custom", message: DATE_FORMAT });
     return z.NEVER;
   }
   return parsed.toJSDate();
@@ -135,8 +139,16 @@ export const postSchema = z
     tags: z
       .array(text)
       .default([])
-      .transform((tags) => [...new Set(tags.map(tagSlug))])
-      .refine((tags) => tags.every(Boolean), "every tag needs a letter or digit"),
+      .superRefine((tags, ctx) => {
+        const seen = new Map<string, string>();
+        for (const tag of tags) {
+          const slug = tagSlug(tag);
+          if (!slug) ctx.addIssue({ code: "custom", message: `'${tag}' needs a letter or digit` });
+          else if (seen.has(slug)) ctx.addIssue({ code: "custom", message: `'${seen.get(slug)}' and '${tag}' are the same tag` });
+          seen.set(slug, tag);
+        }
+      })
+      .transform((tags) => tags.map(tagSlug)),
     updated: contentDate.optional(),
     series: text.optional(),
     part: z.number().int().positive("must be 1 or more").optional(),

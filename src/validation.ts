@@ -1,5 +1,9 @@
 // Turns schema failures into the one error format the build promises: `file: field: reason`.
+import path from "node:path";
 import type { z } from "zod";
+
+/** A file's path as the author knows it: relative to the project, with forward slashes. */
+export const relativeFile = (file: string): string => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join("/");
 
 export class ContentError extends Error {
   override name = "ContentError";

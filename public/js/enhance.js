@@ -24,11 +24,14 @@ function setUpThemeToggle() {
   button.hidden = false;
 }
 
-/** What a copy button copies: a split address (never in the page whole) or another element's text. */
+/**
+ * What a copy button copies: a split address (never whole in the page), the element it names, or
+ * the code in the block it belongs to.
+ */
 function copyText(button) {
   const { copyUser, copyDomain, copyFrom } = button.dataset;
   if (copyUser && copyDomain) return `${copyUser}@${copyDomain}`;
-  const source = copyFrom && document.getElementById(copyFrom);
+  const source = copyFrom ? document.getElementById(copyFrom) : button.closest("[data-copy-scope]")?.querySelector("pre code");
   return source ? source.textContent : "";
 }
 

@@ -1,0 +1,21 @@
+// Feeds for subscribers (Atom at /feed.xml, RSS 2.0 at /index.xml, JSON Feed at /feed.json) share
+// these filters; the templates are in src/pages/feeds/. Content is the full post with absolute URLs.
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { convertHtmlToAbsoluteUrls, dateToRfc822 } from "@11ty/eleventy-plugin-rss";
+
+export const FEED_SIZE = 20;
+
+export default function feeds(config: UserConfig): void {
+  config.addNunjucksAsyncFilter("absoluteHtml", (html: string, base: string, done: (e: unknown, out?: string) => void) => {
+    convertHtmlToAbsoluteUrls(html, base).then((out: string) => done(null, out), done);
+  });
+  config.addFilter("rfc822", (date: Date) => dateToRfc822(date));
+  config.addFilter("newest", <T>(list: T[], n = FEED_SIZE) => list.slice(0, n));
+  /** The newest date among items (published or updated), for a feed's own updated field. */
+  config.addFilter("lastUpdated", (items: { date: Date; updated?: Date }[]) =>
+    items.reduce<Date | undefined>((max, i) => {
+      const d = i.updated ?? i.date;
+      return !max || d > max ? d : max;
+    }, undefined),
+  );
+}

@@ -1,0 +1,48 @@
+// Figures: an SVG beside the Markdown file, inlined so it follows the page's light and dark
+// themes, with a text alternative and a caption that Markdown numbers (see ./markdown.ts).
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { escapeHtml } from "./html.ts";
+import { contentError, relativeFile } from "./validation.ts";
+
+/** Placeholder the Markdown renderer replaces with "Figure N." in page order. */
+export const FIGURE_NUMBER = "<!--figure-number-->";
+
+const FORBIDDEN: [RegExp, string][] = [
+  [/<script\b/i, "must not contain <script>"],
+  [/<style\b/i, "must not contain <style>; use the classes accent, accent-fill, muted and soft"],
+  [/\son\w+\s*=/i, "must not contain event handlers"],
+  [/\sid\s*=/i, "must not contain id attributes (they would clash once inlined)"],
+  [/<title\b/i, "must not contain <title>; the text alternative is the shortcode's second argument"],
+  [/\shref\s*=\s*["'](?!#)/i, "must not reference other files"],
+];
+
+/** Reads an SVG for inlining: checks it, drops comments, the XML prolog and fixed sizes. */
+export function inlineSvg(svgPath: string, alt: string, file: string): string {
+  const fail = (reason: string) => contentError([`${file}: figure ${path.basename(svgPath)}: ${reason}`]);
+  if (!alt.trim()) throw fail("needs a text alternative (the second argument)");
+  if (!existsSync(svgPath)) throw fail(`no such file beside the page (${relativeFile(svgPath)})`);
+  const source = readFileSync(svgPath, "utf8");
+  for (const [pattern, reason] of FORBIDDEN) if (pattern.test(source)) throw fail(reason);
+  const svg = source
+    .replace(/<\?xml[^>]*>\s*/, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/\n\s*\n/g, "\n")
+    .trim();
+  if (!/^<svg\b[^>]*\bviewBox=/.test(svg)) throw fail("must start with <svg …> and have a viewBox");
+  return svg.replace(/^<svg\b([^>]*)>/, (_tag, attrs: string) => {
+    const kept = attrs.replace(/\s(width|height|role|aria-[a-z]+)="[^"]*"/g, "");
+    return `<svg${kept} role="img" aria-label="${escapeHtml(alt.trim())}" focusable="false">`;
+  });
+}
+
+export default function figures(config: UserConfig): void {
+  config.addShortcode("figure", function (this: { page: { inputPath: string } }, name: string, alt: string, caption: string) {
+    const file = relativeFile(this.page.inputPath);
+    if (!caption?.trim()) throw contentError([`${file}: figure ${name}: needs a caption (the third argument)`]);
+    const svg = inlineSvg(path.join(path.dirname(this.page.inputPath), name), alt ?? "", file);
+    // One line: a blank line would end Markdown's HTML block in the middle of the figure.
+    return `<figure class="figure">${svg.replace(/\n\s*/g, " ")}<figcaption>${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
+  });
+}

@@ -1,0 +1,46 @@
+// Build-time syntax highlighting with Prism: token classes only, so the light and dark palettes
+// live in the stylesheet. Only the languages below are loaded; any other fence language is shown as
+// escaped plain text rather than failing the build.
+import Prism from "prismjs";
+import loadLanguages from "prismjs/components/index.js";
+import { escapeHtml } from "./html.ts";
+
+/** Fence language → the label readers see. Aliases share Prism's grammar. */
+const LANGUAGES: Record<string, string> = {
+  c: "C",
+  h: "C",
+  cpp: "C++",
+  bash: "Bash",
+  sh: "Shell",
+  shell: "Shell",
+  console: "Console",
+  "shell-session": "Console",
+  python: "Python",
+  py: "Python",
+  typescript: "TypeScript",
+  ts: "TypeScript",
+  javascript: "JavaScript",
+  js: "JavaScript",
+  json: "JSON",
+  yaml: "YAML",
+  yml: "YAML",
+  toml: "TOML",
+  ini: "INI",
+  diff: "Diff",
+  makefile: "Makefile",
+  html: "HTML",
+  xml: "XML",
+  markdown: "Markdown",
+  md: "Markdown",
+};
+const GRAMMAR: Record<string, string> = { h: "c", sh: "bash", shell: "bash", console: "shell-session", py: "python", ts: "typescript", js: "javascript", yml: "yaml", md: "markdown", xml: "markup" };
+
+loadLanguages([...new Set(Object.keys(LANGUAGES).map((lang) => GRAMMAR[lang] ?? lang))]);
+
+export function highlightCode(code: string, lang: string): { html: string; label: string } {
+  const key = lang.toLowerCase();
+  const label = LANGUAGES[key];
+  const grammar = label ? Prism.languages[GRAMMAR[key] ?? key] : undefined;
+  if (!label || !grammar) return { html: escapeHtml(code), label: "" };
+  return { html: Prism.highlight(code, grammar, GRAMMAR[key] ?? key), label };
+}

@@ -1,0 +1,57 @@
+// Markdown images become responsive <picture> elements (AVIF, WebP and the original format, with
+// width and height), generated at build time by eleventy-img. The Markdown renderer is synchronous,
+// so sizes are read synchronously and the files are written before the build finishes. An image
+// without alt text stops the build unless its title says "decorative".
+import path from "node:path";
+import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
+import type MarkdownIt from "markdown-it";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { existsSync } from "node:fs";
+import { contentError, relativeFile } from "./validation.ts";
+
+export const IMAGE_URL = "/img/";
+const WIDTHS = [480, 960, 1440];
+const SIZES = "(min-width: 48rem) 44rem, 100vw";
+export const DECORATIVE = "decorative";
+
+export interface ImageSettings {
+  outputDir: () => string;
+  pending: Promise<unknown>[];
+}
+
+const optionsFor = (settings: ImageSettings) => ({
+  widths: WIDTHS,
+  formats: ["avif", "webp", "auto"],
+  outputDir: path.join(settings.outputDir(), IMAGE_URL),
+  urlPath: IMAGE_URL,
+  svgShortCircuit: true,
+});
+
+export function pictureHtml(src: string, alt: string, title: string, page: string, settings: ImageSettings): string {
+  const file = relativeFile(page);
+  const fail = (reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
+  if (/^[a-z]+:|^\/\//i.test(src)) throw fail("must be a file beside the page (the site loads nothing from other origins)");
+  if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
+  const source = path.join(path.dirname(page), decodeURI(src));
+  if (!existsSync(source)) throw fail(`no such file (${relativeFile(source)})`);
+  const options = optionsFor(settings);
+  settings.pending.push(Image(source, options));
+  return generateHTML(statsSync(source, options), { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
+}
+
+export function addPictures(md: MarkdownIt, settings: ImageSettings): void {
+  md.renderer.rules.image = (tokens, idx, _options, env: { page?: { inputPath?: string } }) => {
+    const token = tokens[idx]!;
+    const alt = token.children ? token.children.map((t) => t.content).join("") : token.content;
+    return pictureHtml(token.attrGet("src") ?? "", alt, token.attrGet("title") ?? "", env?.page?.inputPath ?? "(markdown)", settings);
+  };
+}
+
+export default function images(config: UserConfig): void {
+  const settings: ImageSettings = { outputDir: () => (config as unknown as { directories: { output: string } }).directories.output, pending: [] };
+  config.amendLibrary("md", (md: MarkdownIt) => addPictures(md, settings));
+  // The build is done only when every image file is written.
+  config.on("eleventy.after", async () => {
+    await Promise.all(settings.pending.splice(0));
+  });
+}

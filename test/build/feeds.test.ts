@@ -1,0 +1,73 @@
+// The blog's feeds as subscribers' readers see them: valid structure, absolute URLs, full content.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
+import { existsSync } from "node:fs";
+import { fileFor, loadPage } from "../support/site.ts";
+
+const BASE = "https://renfeng.org";
+const xml = (url: string) => new JSDOM(readFileSync(fileFor(url), "utf8"), { contentType: "text/xml" }).window.document;
+const postUrls = () => [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
+const resolves = (absolute: string) => absolute.startsWith(`${BASE}/`) && existsSync(fileFor(absolute.slice(BASE.length)));
+const relativeRefs = (html: string) => [...html.matchAll(/\s(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]);
+
+describe("feeds", () => {
+  it("Atom: required elements, absolute links that resolve, full content", () => {
+    const doc = xml("/feed.xml");
+    expect(doc.documentElement.namespaceURI).toBe("http://www.w3.org/2005/Atom");
+    for (const selector of ["feed > title", "feed > id", "feed > updated", "feed > author > name", 'feed > link[rel="self"]']) {
+      expect(doc.querySelector(selector), selector).not.toBeNull();
+    }
+    const entries = [...doc.querySelectorAll("entry")];
+    expect(entries.length).toBe(Math.min(20, postUrls().length));
+    for (const entry of entries) {
+      for (const selector of ["title", "id", "updated", "published", "link", "content", "summary"]) expect(entry.querySelector(selector), selector).not.toBeNull();
+      const link = entry.querySelector("link")!.getAttribute("href")!;
+      expect(resolves(link), link).toBe(true);
+      const content = entry.querySelector("content")!.textContent!;
+      expect(relativeRefs(content)).toEqual([]);
+      const page = loadPage(link.slice(BASE.length));
+      expect(content).toContain(page.querySelector(".post-body h2")!.id);
+    }
+  });
+
+  it("RSS 2.0 at the old address: channel and items with absolute links", () => {
+    const doc = xml("/index.xml");
+    expect(doc.documentElement.getAttribute("version")).toBe("2.0");
+    for (const selector of ["channel > title", "channel > link", "channel > description"]) expect(doc.querySelector(selector), selector).not.toBeNull();
+    const items = [...doc.querySelectorAll("item")];
+    expect(items.length).toBe(Math.min(20, postUrls().length));
+    for (const item of items) {
+      expect(resolves(item.querySelector("link")!.textContent!)).toBe(true);
+      expect(item.querySelector("pubDate")!.textContent).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}$/);
+      expect(relativeRefs(item.querySelector("description")!.textContent!)).toEqual([]);
+    }
+  });
+
+  it("JSON Feed 1.1: required fields, absolute URLs, full HTML", () => {
+    const feed = JSON.parse(readFileSync(fileFor("/feed.json"), "utf8"));
+    expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+    expect(feed.title).toBeTruthy();
+    expect(feed.items.length).toBe(Math.min(20, postUrls().length));
+    for (const item of feed.items) {
+      expect(item.id).toBe(item.url);
+      expect(resolves(item.url)).toBe(true);
+      expect(item.content_html.length).toBeGreaterThan(500);
+      expect(relativeRefs(item.content_html)).toEqual([]);
+      expect(new Date(item.date_published).toString()).not.toBe("Invalid Date");
+    }
+  });
+
+  it("every page offers the feeds for autodiscovery; sitemap and robots point the way", () => {
+    for (const url of ["/", "/posts/", postUrls()[0]!]) {
+      const types = [...loadPage(url).querySelectorAll('link[rel="alternate"]')].map((l) => l.getAttribute("type"));
+      expect(types).toEqual(["application/atom+xml", "application/rss+xml", "application/feed+json"]);
+    }
+    const locs = [...xml("/sitemap.xml").querySelectorAll("loc")].map((l) => l.textContent!);
+    expect(locs).toContain(`${BASE}/`);
+    for (const url of postUrls()) expect(locs).toContain(`${BASE}${url}`);
+    expect(locs.every(resolves)).toBe(true);
+    expect(locs.some((l) => l.includes("/RDMA101/") || l.endsWith("404.html"))).toBe(false);
+    expect(readFileSync(fileFor("/robots.txt"), "utf8")).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { archiveByYear, checkUniqueSlugs, paginate, postsPageUrl, publishedPosts, seriesIndex, tagIndex, type Post } from "../../src/blog.ts";
+import { readingMinutes } from "../../src/front-matter.ts";
+import { postSchema } from "../../src/schemas.ts";
+import { tagSlug } from "../../src/tags.ts";
+import { validate } from "../../src/validation.ts";
+
+const good = { title: "T", date: "2026-12-02T10:00:00+08:00", description: "D" };
+const errorOf = (data: object) => {
+  try {
+    validate(postSchema, data, "posts/blog/x.md");
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error("expected an error");
+};
+let n = 0;
+const post = (over: Partial<Post>): Post =>
+  ({ title: "T", description: "D", date: new Date("2026-01-01T00:00:00Z"), tags: [], draft: false, minutes: 1, slug: `p${++n}`, url: `/posts/p${n}/`, file: `posts/blog/p${n}.md`, item: {} as never, ...over }) as Post;
+
+describe("post front matter", () => {
+  it("accepts a minimal post and normalises tags to lower-case slugs", () => {
+    const data = validate(postSchema, { ...good, tags: ["RDMA", "LLM Serving", "存储"] }, "f.md");
+    expect(data.tags).toEqual(["rdma", "llm-serving", "存储"]);
+    expect(data.date.toISOString()).toBe("2026-12-02T02:00:00.000Z");
+    expect(data.draft).toBe(false);
+  });
+
+  it.each([
+    [{ description: "D", date: "2026-12-02" }, "posts/blog/x.md: title: is required"],
+    [{ title: "T", description: "D" }, "posts/blog/x.md: date: is required"],
+    [{ title: "T", date: "2026-12-02" }, "posts/blog/x.md: description: is required"],
+    [{ ...good, date: "02/12/2026" }, "posts/blog/x.md: date: must be an ISO date"],
+    [{ ...good, description: "x".repeat(201) }, "posts/blog/x.md: description: must be at most 200 characters"],
+    [{ ...good, tags: "rdma" }, "posts/blog/x.md: tags: expected array"],
+    [{ ...good, draft: "yes" }, "posts/blog/x.md: draft: expected boolean"],
+    [{ ...good, categories: ["x"] }, "posts/blog/x.md: categories: unknown field"],
+    [{ ...good, series: "S" }, "posts/blog/x.md: part: series and part go together"],
+    [{ ...good, tags: ["RDMA", "rdma"] }, "posts/blog/x.md: tags: 'RDMA' and 'rdma' are the same tag"],
+    [{ ...good, updated: "2026-01-01" }, "posts/blog/x.md: updated: must not be before date"],
+  ])("rejects %j", (data, message) => {
+    expect(errorOf(data)).toContain(message);
+  });
+});
+
+describe("tags", () => {
+  it("makes one slug of tags that differ in case, spacing or punctuation", () => {
+    expect(tagSlug("LLM Serving")).toBe("llm-serving");
+    expect(tagSlug(" llm-serving ")).toBe("llm-serving");
+    expect(tagSlug("RoCE v2")).toBe("roce-v2");
+  });
+
+  it("indexes posts by tag, alphabetically, newest first within a tag", () => {
+    const older = post({ tags: ["rdma"], date: new Date("2025-01-01") });
+    const newer = post({ tags: ["rdma", "kv"], date: new Date("2026-01-01") });
+    const index = tagIndex(publishedPosts([older, newer], false));
+    expect([...index.keys()]).toEqual(["kv", "rdma"]);
+    expect(index.get("rdma")).toEqual([newer, older]);
+  });
+});
+
+describe("reading time", () => {
+  it("counts English words at about 230 a minute, leaving out code", () => {
+    const words = Array.from({ length: 920 }, () => "word").join(" ");
+    expect(readingMinutes(words)).toBe(4);
+    expect(readingMinutes(`${words}\n\n\`\`\`c\n${words}\n\`\`\`\n`)).toBe(4);
+  });
+
+  it("counts Chinese characters at about 400 a minute", () => {
+    expect(readingMinutes("数".repeat(1200))).toBe(3);
+    expect(readingMinutes("短")).toBe(1);
+  });
+});
+
+describe("series, drafts, order and pages", () => {
+  it("orders a series by part and refuses two posts claiming one part", () => {
+    const two = post({ series: "S", part: 2 });
+    const one = post({ series: "S", part: 1 });
+    expect(seriesIndex([two, one]).get("S")!.posts).toEqual([one, two]);
+    expect(() => seriesIndex([one, post({ series: "S", part: 1, file: "posts/blog/dup.md" })])).toThrow(
+      "posts/blog/dup.md: part: part 1 of series 'S' is also posts/blog/p",
+    );
+  });
+
+  it("leaves drafts out of production and sorts newest first", () => {
+    const draft = post({ draft: true, date: new Date("2027-01-01") });
+    const a = post({ date: new Date("2025-01-01") });
+    const b = post({ date: new Date("2026-01-01") });
+    expect(publishedPosts([a, draft, b], false)).toEqual([b, a]);
+    expect(publishedPosts([a, draft, b], true)).toEqual([draft, b, a]);
+  });
+
+  it("refuses two posts with one slug", () => {
+    expect(() => checkUniqueSlugs([post({ slug: "same", file: "a.md" }), post({ slug: "same", file: "b.md" })])).toThrow("b.md: slug: 'same' is also the slug of a.md");
+  });
+
+  it("paginates ten to a page with previous and next links", () => {
+    const pages = paginate(Array.from({ length: 21 }, (_, i) => i), 10, postsPageUrl);
+    expect(pages.map((p) => [p.url, p.items.length, p.previousUrl, p.nextUrl])).toEqual([
+      ["/posts/", 10, undefined, "/posts/page/2/"],
+      ["/posts/page/2/", 10, "/posts/", "/posts/page/3/"],
+      ["/posts/page/3/", 1, "/posts/page/2/", undefined],
+    ]);
+  });
+
+  it("groups the archive by year in the site's time zone", () => {
+    const newYear = post({ date: new Date("2025-12-31T18:00:00Z") }); // 1 January 2026 in Beijing
+    const archive = archiveByYear([newYear, post({ date: new Date("2025-06-01") })], "Asia/Shanghai");
+    expect(archive.map((y) => [y.year, y.posts.length])).toEqual([[2026, 1], [2025, 1]]);
+  });
+});

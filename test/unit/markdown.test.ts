@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createMarkdown, headingSlug } from "../../src/markdown.ts";
+import { FIGURE_NUMBER } from "../../src/figures.ts";
+import { tableOfContents } from "../../src/toc.ts";
+
+const md = createMarkdown();
+
+describe("markdown", () => {
+  it("gives headings ids and self-links at Markdown time, for English and Chinese", () => {
+    expect(headingSlug("Why RDMA? (Part 1)")).toBe("why-rdma-part-1");
+    expect(headingSlug("内核旁路 kernel bypass")).toBe("内核旁路-kernel-bypass");
+    const html = md.render("## Queue pairs\n\n### RC & UD\n");
+    expect(html).toContain('<h2 id="queue-pairs" tabindex="-1"><a class="heading-link" href="#queue-pairs">');
+    expect(tableOfContents(html).map((e) => [e.level, e.id, e.text])).toEqual([
+      [2, "queue-pairs", "Queue pairs"],
+      [3, "rc-ud", "RC &amp; UD"],
+    ]);
+  });
+
+  it("highlights known languages at build time and escapes unknown ones without failing", () => {
+    const c = md.render("```c\nint x = 1;\n```\n");
+    expect(c).toContain('<span class="code-lang">C</span>');
+    expect(c).toContain('<span class="token keyword">int</span>');
+    expect(c).toMatch(/<pre tabindex="0" aria-label="C code">/);
+    const unknown = md.render("```brainfudge\n<b>++</b>\n```\n");
+    expect(unknown).toContain("&lt;b&gt;++&lt;/b&gt;");
+    expect(unknown).toContain('<span class="code-lang">Text</span>');
+  });
+
+  it("renders TeX to HTML and MathML at build time", () => {
+    const html = md.render("Energy: $E = mc^2$\n\n$$\\frac{a}{b}$$\n");
+    expect(html).toContain('<span class="katex">');
+    expect(html).toContain("<math");
+    expect(html).toContain('class="katex-display"');
+  });
+
+  it("fails on broken TeX rather than printing it", () => {
+    expect(() => md.render("$\\frac{a}$", { page: { inputPath: "posts/blog/x.md" } })).toThrow(/^posts\/blog\/x\.md: math: cannot render \$\\frac\{a\}\$/);
+  });
+
+  it("renders callouts, takeaways and hidden answers", () => {
+    const html = md.render("::: warning Pinned memory\nBody **bold**.\n:::\n\n::: takeaways\n- one\n:::\n\n1. Q?\n\n   ::: answer\n   A.\n   :::\n");
+    expect(html).toContain('<div class="callout callout-warning" role="note">\n<p class="callout-title">Warning: Pinned memory</p>');
+    expect(html).toContain("<strong>bold</strong>");
+    expect(html).toContain('<section class="takeaways" aria-labelledby="key-takeaways">');
+    expect(html).toMatch(/<details class="answer">\n<summary>Show answer<\/summary>\n<p>A\.<\/p>\n<\/details>/);
+  });
+
+  it("numbers tables and figures in page order, per page", () => {
+    const source = `::: table First.\n| a |\n|---|\n| 1 |\n:::\n\n<figure>${FIGURE_NUMBER} One</figure>\n\n::: table Second.\n| b |\n|---|\n| 2 |\n:::\n\n<figure>${FIGURE_NUMBER} Two</figure>\n`;
+    const html = md.render(source);
+    expect(html.match(/Table \d\./g)).toEqual(["Table 1.", "Table 2."]);
+    expect(html.match(/Figure \d\./g)).toEqual(["Figure 1.", "Figure 2."]);
+    expect(md.render(source).match(/Table \d\./g)).toEqual(["Table 1.", "Table 2."]);
+  });
+
+  it("renders footnotes", () => {
+    expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
+  });
+});
