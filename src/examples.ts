@@ -1,0 +1,41 @@
+// Complete RDMA 101 programs: real C files in posts/rdma101/examples/, included into lessons with
+// {% example "name.c" %} (one source of truth, compiled and run by the tests) and published for
+// download at /rdma101/examples/.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { highlightCode } from "./highlight.ts";
+import { escapeHtml } from "./html.ts";
+import { contentError, relativeFile } from "./validation.ts";
+
+export const EXAMPLES_DIR = "posts/rdma101/examples";
+export const EXAMPLES_URL = "/rdma101/examples/";
+
+export const buildCommand = (name: string): string =>
+  `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} -libverbs`;
+
+export function exampleHtml(name: string, page: string): string {
+  const file = path.join(EXAMPLES_DIR, name);
+  if (!/^[a-z0-9_]+\.c$/.test(name) || !existsSync(file)) {
+    throw contentError([`${relativeFile(page)}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
+  }
+  const { html } = highlightCode(readFileSync(file, "utf8"), "c");
+  // Markdown ends an HTML block at a blank line: an empty span keeps the program's blank lines
+  // inside the block without changing the text a reader sees or copies.
+  const code = html.replace(/\n(?=\n)/g, "\n<span></span>");
+  const caption =
+    `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>` +
+    ` · Build: <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
+  return (
+    `<figure class="code-block example" data-copy-scope>` +
+    `<div class="code-head"><span class="code-lang">C program</span><button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${escapeHtml(name)}</span></button></div>` +
+    `<pre tabindex="0" aria-label="${escapeHtml(name)}"><code class="language-c">${code}</code></pre>${caption}</figure>`
+  );
+}
+
+export default function examples(config: UserConfig): void {
+  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.c`]: EXAMPLES_URL });
+  config.addShortcode("example", function (this: { page: { inputPath: string } }, name: string) {
+    return exampleHtml(name, this.page.inputPath);
+  });
+}

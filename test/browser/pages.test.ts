@@ -1,0 +1,84 @@
+// Posts and lessons in real Chromium: clean rendering at phone and desktop widths in both themes,
+// the code copy button, and the course sidebar folding on small screens without JavaScript.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, launch, open, viewports } from "../support/browser.ts";
+import { serve, type StaticServer } from "../support/server.ts";
+import { loadPage, siteDir } from "../support/site.ts";
+
+let browser: Browser;
+let server: StaticServer;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launch(), serve(siteDir())]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The post with code and math if there is one: the heaviest page type. */
+const richPost = () => {
+  const urls = [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
+  return urls.find((u) => loadPage(u).querySelector(".katex")) ?? urls[0]!;
+};
+const firstLesson = () => loadPage("/rdma101/").querySelector(".syllabus-lessons a")!.getAttribute("href")!;
+const exampleLesson = () =>
+  [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector("figure.example"))!;
+
+const pages = () => ({
+  post: richPost(),
+  "post list": "/posts/",
+  "tag page": loadPage("/tags/").querySelector(".tag-cloud a")!.getAttribute("href")!,
+  archives: "/archives/",
+  "course home": "/rdma101/",
+  lesson: exampleLesson(),
+  glossary: "/rdma101/glossary/",
+  "not found": "/404.html",
+});
+
+describe("pages in Chromium", () => {
+  for (const [label, viewport] of Object.entries(viewports)) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      it(`every page type at ${viewport.width}px in ${colorScheme}: no errors, no overflow, no axe violations`, async () => {
+        for (const [type, url] of Object.entries(pages())) {
+          const { page, context, problems } = await open(browser, `${server.origin}${url}`, { viewport, colorScheme });
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect(overflow, `${type} (${url}) overflows sideways at ${label}`).toBeLessThanOrEqual(0);
+          expect(await axeViolations(page), `${type} (${url})`).toEqual([]);
+          expect(problems, `${type} (${url})`).toEqual([]);
+          await context.close();
+        }
+      }, 180_000);
+    }
+  }
+
+  it("copies a code block with its button", async () => {
+    const { page, context } = await open(browser, `${server.origin}${exampleLesson()}`, { viewport: viewports.desktop });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const block = page.locator("figure.example").first();
+    await block.locator(".copy-button").click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await block.locator("pre code").textContent());
+    expect(copied).toContain("#include <infiniband/verbs.h>");
+    await context.close();
+  });
+
+  it("folds the lesson sidebar on a phone and opens it from the keyboard, without JavaScript", async () => {
+    const context = await browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}${firstLesson()}`);
+    const current = page.locator('.course-nav a[aria-current="page"]');
+    await expect(current.isVisible()).resolves.toBe(false);
+    await page.locator(".course-nav summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(current.isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it("always shows the lesson sidebar on a wide screen", async () => {
+    const { page, context } = await open(browser, `${server.origin}${firstLesson()}`, { viewport: viewports.desktop });
+    await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);
+    await expect(page.locator(".course-nav summary").isVisible()).resolves.toBe(false);
+    await context.close();
+  });
+});

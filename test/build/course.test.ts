@@ -1,0 +1,85 @@
+// RDMA 101 as built: navigation derived from the files, glossary anchors, legacy redirects, feed.
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
+import { fileFor, loadPage, siteDir } from "../support/site.ts";
+
+const home = () => loadPage("/rdma101/");
+const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
+
+describe("RDMA 101", () => {
+  it("lists every lesson in the syllabus, with parts from data and a start link", () => {
+    const doc = home();
+    expect(lessonUrls().length).toBeGreaterThanOrEqual(9);
+    expect(doc.querySelector("a.button-primary")?.getAttribute("href")).toBe(lessonUrls()[0]);
+    expect([...doc.querySelectorAll(".syllabus-part h3")].map((h) => h.textContent)).toEqual(["Part 1: Getting started", "Part 2: The programming model"]);
+    for (const id of ["who-it-is-for", "prerequisites", "without-hardware", "syllabus"]) expect(doc.getElementById(id)).not.toBeNull();
+  });
+
+  it("shows every lesson in the sidebar of every lesson, marking only the current one", () => {
+    const urls = lessonUrls();
+    for (const url of urls) {
+      const doc = loadPage(url);
+      const sidebar = [...doc.querySelectorAll(".course-nav .course-lessons a")].map((a) => a.getAttribute("href"));
+      expect(sidebar.filter((u) => u !== "/rdma101/glossary/")).toEqual(urls);
+      expect([...doc.querySelectorAll('.course-nav [aria-current="page"]')].map((a) => a.getAttribute("href"))).toEqual([url]);
+      expect(doc.querySelector(".lesson-kicker")?.textContent).toMatch(new RegExp(`Lesson ${urls.indexOf(url) + 1} of ${urls.length}$`));
+      expect(doc.querySelectorAll(".objectives li").length).toBeGreaterThan(0);
+    }
+  });
+
+  it("chains previous and next through every lesson exactly once, across parts", () => {
+    const urls = lessonUrls();
+    const visited: string[] = [];
+    let url: string | undefined = urls[0];
+    while (url && url.startsWith("/rdma101/") && url !== "/rdma101/" && visited.length <= urls.length) {
+      visited.push(url);
+      const doc = loadPage(url);
+      const previous = doc.querySelector('.pager a[rel="prev"]')?.getAttribute("href");
+      expect(previous).toBe(visited.length > 1 ? visited[visited.length - 2] : undefined);
+      url = doc.querySelector('.pager a[rel="next"]')?.getAttribute("href") ?? undefined;
+    }
+    expect(visited).toEqual(urls);
+    expect(url).toBe("/rdma101/");
+    // The last lesson of Part 1 introduces Part 2.
+    const lastOfPart1 = urls.filter((u) => u.startsWith("/rdma101/getting-started/")).at(-1)!;
+    expect(loadPage(lastOfPart1).querySelector(".next-part h2")?.textContent).toBe("Next: Part 2, The programming model");
+  });
+
+  it("resolves every glossary link in every lesson, and every glossary term links a lesson", () => {
+    const glossary = loadPage("/rdma101/glossary/");
+    const ids = new Set([...glossary.querySelectorAll("dt[id]")].map((dt) => dt.id));
+    for (const url of lessonUrls()) {
+      for (const a of loadPage(url).querySelectorAll('a[href^="/rdma101/glossary/#"]')) {
+        expect(ids, `${url} links ${a.getAttribute("href")}`).toContain(a.getAttribute("href")!.split("#")[1]);
+      }
+    }
+    for (const dd of glossary.querySelectorAll("dd")) expect(lessonUrls()).toContain(dd.querySelector("a")!.getAttribute("href"));
+  });
+
+  it("answers every /RDMA101/ address with a redirect to an existing page", () => {
+    const urls = ["/rdma101/", "/rdma101/glossary/", ...lessonUrls()];
+    for (const url of urls) {
+      const legacy = url.replace("/rdma101/", "/RDMA101/");
+      const doc = loadPage(legacy);
+      const target = doc.querySelector('meta[http-equiv="refresh"]')?.getAttribute("content");
+      expect(target).toBe(`0; url=${url}`);
+      expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`https://renfeng.org${url}`);
+      expect(existsSync(fileFor(url))).toBe(true);
+    }
+  });
+
+  it("publishes an Atom feed of lessons", () => {
+    const xml = new JSDOM(readFileSync(fileFor("/rdma101/feed.xml"), "utf8"), { contentType: "text/xml" }).window.document;
+    const entries = [...xml.querySelectorAll("entry")];
+    expect(entries.map((e) => e.querySelector("link")!.getAttribute("href")!.replace("https://renfeng.org", ""))).toEqual(lessonUrls());
+    expect(xml.querySelector("feed > updated")?.textContent).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it("publishes each complete program for download", () => {
+    const downloads = lessonUrls().flatMap((url) => [...loadPage(url).querySelectorAll("figure.example a[download]")].map((a) => a.getAttribute("href")!));
+    expect(downloads).toContain("/rdma101/examples/list_devices.c");
+    for (const href of downloads) expect(existsSync(fileFor(href)), href).toBe(true);
+    expect(readFileSync(`${siteDir()}/rdma101/examples/list_devices.c`, "utf8")).toContain("ibv_get_device_list");
+  });
+});
