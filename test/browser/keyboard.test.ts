@@ -1,0 +1,74 @@
+// Keyboard use: Tab reaches every interactive control on the homepage, a post and a lesson, in order,
+// with a visible focus indicator; the skip link jumps to the main content.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launch, open, viewports } from "../support/browser.ts";
+import { serve, type StaticServer } from "../support/server.ts";
+import { loadPage, siteDir } from "../support/site.ts";
+
+let browser: Browser;
+let server: StaticServer;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launch(), serve(siteDir())]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Every visible control a keyboard user must be able to reach, tagged so Tab can be checked against it. */
+const tagControls = (page: Page) =>
+  page.evaluate(() => {
+    const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, summary, [tabindex='0'], input, select, textarea")].filter((el) =>
+      el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
+    );
+    controls.forEach((el, i) => (el.dataset.control = String(i)));
+    return controls.length;
+  });
+
+async function tabThrough(page: Page, count: number) {
+  const reached = new Set<string>();
+  const unfocusedStyle: string[] = [];
+  for (let i = 0; i < 2 * count + 10 && reached.size < count; i++) {
+    await page.keyboard.press("Tab");
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      return { id: el.dataset.control ?? "", visible: style.outlineStyle !== "none" || style.boxShadow !== "none", label: el.outerHTML.slice(0, 80) };
+    });
+    if (!info) continue;
+    if (info.id) reached.add(info.id);
+    if (!info.visible) unfocusedStyle.push(info.label);
+  }
+  return { reached, unfocusedStyle };
+}
+
+describe("keyboard", () => {
+  const pagesToCheck = () => ({
+    home: "/",
+    post: loadPage("/archives/").querySelector(".archive-list a")!.getAttribute("href")!,
+    lesson: loadPage("/rdma101/").querySelector(".syllabus-lessons a")!.getAttribute("href")!,
+  });
+
+  for (const name of ["home", "post", "lesson"] as const) {
+    it(`reaches every control on the ${name} page with Tab, each with a visible focus indicator`, async () => {
+      const { page, context } = await open(browser, `${server.origin}${pagesToCheck()[name]}`, { viewport: viewports.desktop });
+      const count = await tagControls(page);
+      const { reached, unfocusedStyle } = await tabThrough(page, count);
+      const missed = Array.from({ length: count }, (_, i) => String(i)).filter((i) => !reached.has(i));
+      expect(missed, "controls Tab never reached").toEqual([]);
+      expect(unfocusedStyle).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+
+  it("skips to the main content from the first Tab", async () => {
+    const { page, context } = await open(browser, `${server.origin}/`, { viewport: viewports.phone });
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate(() => document.activeElement?.className)).resolves.toBe("skip-link");
+    await page.keyboard.press("Enter");
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("main");
+    await context.close();
+  });
+});

@@ -1,0 +1,49 @@
+// Security and privacy on the built site: CSP everywhere, escaped data, safe external links.
+import { readFileSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
+import { build, copyProject } from "../support/eleventy.ts";
+import { builtFiles, fileFor } from "../support/site.ts";
+
+describe("security and privacy", () => {
+  it("gives every page a Content-Security-Policy without unsafe-inline scripts, and a _headers file", async () => {
+    const pages = (await builtFiles()).filter((f) => f.endsWith(".html"));
+    for (const file of pages) {
+      const doc = new JSDOM(readFileSync(file, "utf8")).window.document;
+      const csp = doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "";
+      expect(csp, file).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*;/);
+      expect(csp, file).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, file).toContain("default-src 'self'");
+    }
+    const headers = readFileSync(fileFor("/_headers"), "utf8");
+    expect(headers).toMatch(/Content-Security-Policy: default-src 'self'.*frame-ancestors 'none'/);
+  });
+
+  it("marks every external link rel=noopener", async () => {
+    const missing: string[] = [];
+    for (const file of (await builtFiles()).filter((f) => f.endsWith(".html"))) {
+      const doc = new JSDOM(readFileSync(file, "utf8")).window.document;
+      for (const a of doc.querySelectorAll('a[href^="http"]')) if (!(a.getAttribute("rel") ?? "").includes("noopener")) missing.push(`${file}: ${a.getAttribute("href")}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("escapes markup in data files: a <script> in the profile shows as text", async () => {
+    const copy = await copyProject();
+    try {
+      const profile = path.join(copy, "_data/profile.yaml");
+      const source = await readFile(profile, "utf8");
+      await writeFile(profile, source.replace(/^name: .*$/m, 'name: "Feng <script>alert(1)</script> Ren"'));
+      const result = await build({ cwd: copy, outDir: path.join(copy, "_site") });
+      expect(result.code, result.output).toBe(0);
+      const html = await readFile(path.join(copy, "_site/index.html"), "utf8");
+      expect(html).not.toContain("<script>alert(1)</script>");
+      expect(html).toContain("Feng &lt;script&gt;alert(1)&lt;/script&gt; Ren");
+      expect(new JSDOM(html).window.document.querySelector("h1")!.textContent).toContain("<script>alert(1)</script>");
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});
