@@ -1,26 +1,15 @@
 // The homepage in real Chromium: renders cleanly at phone and desktop widths, the theme toggle works
 // and persists, and axe finds no WCAG 2.2 A/AA violation in either theme.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, open, viewports } from "../support/browser.ts";
-import { serve, type StaticServer } from "../support/server.ts";
-import { siteDir } from "../support/site.ts";
+import { describe, expect, it } from "vitest";
+import { axeViolations, open, viewports, browserOnSite } from "../support/browser.ts";
 
-let browser: Browser;
-let server: StaticServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), serve(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = browserOnSite();
 
 describe("homepage in Chromium", () => {
   for (const [name, viewport] of Object.entries(viewports)) {
     for (const colorScheme of ["light", "dark"] as const) {
       it(`renders at ${viewport.width}px in ${colorScheme} with no errors and no axe violations`, async () => {
-        const { page, context, problems } = await open(browser, `${server.origin}/`, { viewport, colorScheme });
+        const { page, context, problems } = await open(site.browser, `${site.server.origin}/`, { viewport, colorScheme });
         await expect(page.locator("h1").textContent()).resolves.toContain("Feng Ren");
         // Nothing overflows sideways on a phone.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -33,7 +22,7 @@ describe("homepage in Chromium", () => {
   }
 
   it("toggles the theme and remembers it across a reload", async () => {
-    const { page, context, problems } = await open(browser, `${server.origin}/`, { viewport: viewports.desktop, colorScheme: "light" });
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/`, { viewport: viewports.desktop, colorScheme: "light" });
     const toggle = page.locator(".theme-toggle");
     await expect(toggle.isVisible()).resolves.toBe(true);
     await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("false");
@@ -55,7 +44,7 @@ describe("homepage in Chromium", () => {
   });
 
   it("copies the e-mail address and a paper's BibTeX with the keyboard", async () => {
-    const { page, context } = await open(browser, `${server.origin}/`, { viewport: viewports.desktop });
+    const { page, context } = await open(site.browser, `${site.server.origin}/`, { viewport: viewports.desktop });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
@@ -73,9 +62,9 @@ describe("homepage in Chromium", () => {
   });
 
   it("reads completely without JavaScript", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${site.server.origin}/`);
     await expect(page.locator(".publication").count()).resolves.toBe(5);
     await expect(page.locator(".theme-toggle").isVisible()).resolves.toBe(false);
     await expect(page.getByText("renfeng.chn AT outlook.com").isVisible()).resolves.toBe(true);

@@ -1,20 +1,11 @@
 // Keyboard use: Tab reaches every interactive control on the homepage, a post and a lesson, in order,
 // with a visible focus indicator; the skip link jumps to the main content.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, open, viewports } from "../support/browser.ts";
-import { serve, type StaticServer } from "../support/server.ts";
-import { loadPage, siteDir } from "../support/site.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { open, viewports, browserOnSite } from "../support/browser.ts";
+import { loadPage } from "../support/site.ts";
 
-let browser: Browser;
-let server: StaticServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), serve(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = browserOnSite();
 
 /** Every visible control a keyboard user must be able to reach, tagged so Tab can be checked against it. */
 const tagControls = (page: Page) =>
@@ -53,7 +44,7 @@ describe("keyboard", () => {
 
   for (const name of ["home", "post", "lesson"] as const) {
     it(`reaches every control on the ${name} page with Tab, each with a visible focus indicator`, async () => {
-      const { page, context } = await open(browser, `${server.origin}${pagesToCheck()[name]}`, { viewport: viewports.desktop });
+      const { page, context } = await open(site.browser, `${site.server.origin}${pagesToCheck()[name]}`, { viewport: viewports.desktop });
       const count = await tagControls(page);
       const { reached, unfocusedStyle } = await tabThrough(page, count);
       const missed = Array.from({ length: count }, (_, i) => String(i)).filter((i) => !reached.has(i));
@@ -64,7 +55,7 @@ describe("keyboard", () => {
   }
 
   it("skips to the main content from the first Tab", async () => {
-    const { page, context } = await open(browser, `${server.origin}/`, { viewport: viewports.phone });
+    const { page, context } = await open(site.browser, `${site.server.origin}/`, { viewport: viewports.phone });
     await page.keyboard.press("Tab");
     await expect(page.evaluate(() => document.activeElement?.className)).resolves.toBe("skip-link");
     await page.keyboard.press("Enter");

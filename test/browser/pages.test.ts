@@ -1,20 +1,10 @@
 // Posts and lessons in real Chromium: clean rendering at phone and desktop widths in both themes,
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, open, viewports } from "../support/browser.ts";
-import { serve, type StaticServer } from "../support/server.ts";
-import { loadPage, siteDir } from "../support/site.ts";
+import { describe, expect, it } from "vitest";
+import { axeViolations, open, viewports, browserOnSite } from "../support/browser.ts";
+import { loadPage } from "../support/site.ts";
 
-let browser: Browser;
-let server: StaticServer;
-beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), serve(siteDir())]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = browserOnSite();
 
 /** The post with code and math if there is one: the heaviest page type. */
 const richPost = () => {
@@ -41,7 +31,7 @@ describe("pages in Chromium", () => {
     for (const colorScheme of ["light", "dark"] as const) {
       it(`every page type at ${viewport.width}px in ${colorScheme}: no errors, no overflow, no axe violations`, async () => {
         for (const [type, url] of Object.entries(pages())) {
-          const { page, context, problems } = await open(browser, `${server.origin}${url}`, { viewport, colorScheme });
+          const { page, context, problems } = await open(site.browser, `${site.server.origin}${url}`, { viewport, colorScheme });
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${type} (${url}) overflows sideways at ${label}`).toBeLessThanOrEqual(0);
           expect(await axeViolations(page), `${type} (${url})`).toEqual([]);
@@ -53,7 +43,7 @@ describe("pages in Chromium", () => {
   }
 
   it("copies a code block with its button", async () => {
-    const { page, context } = await open(browser, `${server.origin}${exampleLesson()}`, { viewport: viewports.desktop });
+    const { page, context } = await open(site.browser, `${site.server.origin}${exampleLesson()}`, { viewport: viewports.desktop });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const block = page.locator("figure.example").first();
     await block.locator(".copy-button").click();
@@ -64,9 +54,9 @@ describe("pages in Chromium", () => {
   });
 
   it("folds the lesson sidebar on a phone and opens it from the keyboard, without JavaScript", async () => {
-    const context = await browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ viewport: viewports.phone, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.origin}${firstLesson()}`);
+    await page.goto(`${site.server.origin}${firstLesson()}`);
     const current = page.locator('.course-nav a[aria-current="page"]');
     await expect(current.isVisible()).resolves.toBe(false);
     await page.locator(".course-nav summary").focus();
@@ -76,7 +66,7 @@ describe("pages in Chromium", () => {
   });
 
   it("always shows the lesson sidebar on a wide screen", async () => {
-    const { page, context } = await open(browser, `${server.origin}${firstLesson()}`, { viewport: viewports.desktop });
+    const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);
     await expect(page.locator(".course-nav summary").isVisible()).resolves.toBe(false);
     await context.close();

@@ -1,6 +1,9 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), and axe for WCAG checks.
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { serve, type StaticServer } from "./server.ts";
+import { siteDir } from "./site.ts";
 
 export const viewports = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
 
@@ -29,4 +32,17 @@ export async function open(browser: Browser, url: string, options: { viewport: {
 export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
   return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} — ${n.failureSummary ?? v.help}`));
+}
+
+/** A browser and a 127.0.0.1 server over the built site, shared by one test file. */
+export function browserOnSite(): { browser: Browser; server: StaticServer } {
+  const shared = {} as { browser: Browser; server: StaticServer };
+  beforeAll(async () => {
+    [shared.browser, shared.server] = await Promise.all([launch(), serve(siteDir())]);
+  });
+  afterAll(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
 }

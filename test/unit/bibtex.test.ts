@@ -1,17 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { authorListHtml, authorName, parsePublications } from "../../src/bibtex.ts";
+import { errorOf } from "../support/errors.ts";
 
 const file = "_data/publications.bib";
 const real = () => parsePublications(readFileSync(file, "utf8"), file);
-const errorOf = (source: string): string => {
-  try {
-    parsePublications(source, "pubs.bib");
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected an error");
-};
 
 describe("parsePublications", () => {
   it("reads all five papers, newest first, keeping file order within a year", () => {
@@ -65,7 +58,7 @@ describe("parsePublications", () => {
     ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}}\n@article{k, title={T}, author={A, B}, journal={J}, year={2021}}", "pubs.bib: k: duplicate citation key"],
     ["", "pubs.bib: (file): holds no entries"],
   ])("rejects %j", (source, message) => {
-    expect(errorOf(source)).toContain(message);
+    expect(errorOf(() => parsePublications(source, "pubs.bib"))).toContain(message);
   });
 });
 

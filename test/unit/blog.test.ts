@@ -4,16 +4,9 @@ import { readingMinutes } from "../../src/front-matter.ts";
 import { postSchema } from "../../src/schemas.ts";
 import { tagSlug } from "../../src/tags.ts";
 import { validate } from "../../src/validation.ts";
+import { errorOf } from "../support/errors.ts";
 
 const good = { title: "T", date: "2026-12-02T10:00:00+08:00", description: "D" };
-const errorOf = (data: object) => {
-  try {
-    validate(postSchema, data, "posts/blog/x.md");
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error("expected an error");
-};
 let n = 0;
 const post = (over: Partial<Post>): Post =>
   ({ title: "T", description: "D", date: new Date("2026-01-01T00:00:00Z"), tags: [], draft: false, minutes: 1, slug: `p${++n}`, url: `/posts/p${n}/`, file: `posts/blog/p${n}.md`, item: {} as never, ...over }) as Post;
@@ -39,7 +32,7 @@ describe("post front matter", () => {
     [{ ...good, tags: ["RDMA", "rdma"] }, "posts/blog/x.md: tags: 'RDMA' and 'rdma' are the same tag"],
     [{ ...good, updated: "2026-01-01" }, "posts/blog/x.md: updated: must not be before date"],
   ])("rejects %j", (data, message) => {
-    expect(errorOf(data)).toContain(message);
+    expect(errorOf(() => validate(postSchema, data, "posts/blog/x.md"))).toContain(message);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { allLessons, buildCourse, checkGlossary, legacyUrl, lessonLocation, lessonNeighbours, type LessonSource } from "../../src/course.ts";
 import { lessonSchema, type Course } from "../../src/schemas.ts";
 import { validate } from "../../src/validation.ts";
+import { errorOf } from "../support/errors.ts";
 
 const course: Course = {
   title: "C",
@@ -18,14 +19,6 @@ const lesson = (file: string, over: object = {}): LessonSource => ({
   file: `posts/rdma101/${file}`,
   data: { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], draft: false, ...over },
 });
-const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error("expected an error");
-};
 
 describe("course order and numbering", () => {
   const parts = buildCourse(

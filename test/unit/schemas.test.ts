@@ -3,17 +3,10 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { profileSchema, siteSchema, timelineSchema } from "../../src/schemas.ts";
 import { validate } from "../../src/validation.ts";
+import { errorOf } from "../support/errors.ts";
 
 const yaml = (file: string) => parse(readFileSync(file, "utf8"));
 const profile = () => yaml("_data/profile.yaml") as Record<string, unknown>;
-const errorOf = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected an error");
-};
 
 describe("profile schema", () => {
   it("accepts the real profile and splits the shown e-mail for the copy button", () => {

@@ -146,7 +146,7 @@ static int describe_device(struct ibv_device *dev)
 	}
 
 	/* Nothing else was created on this context, so it can be closed now. */
-	if (ibv_close_device(ctx)) { /* returns -1 and sets errno */
+	if (ibv_close_device(ctx)) { /* -1 on failure; errno is only a hint */
 		fprintf(stderr, "  ibv_close_device(%s) failed: %s\n",
 			name, strerror(errno));
 		failed = 1;

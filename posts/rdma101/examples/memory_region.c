@@ -190,8 +190,10 @@ int main(void)
 		     IBV_ACCESS_REMOTE_READ;
 	r.mr = ibv_reg_mr(r.pd, r.buf, r.buf_len, access);
 	if (!r.mr) {
-		fprintf(stderr, "ibv_reg_mr failed: %s\n", strerror(errno));
-		if (errno == ENOMEM)
+		int err = errno; /* save it: fprintf() may change errno */
+
+		fprintf(stderr, "ibv_reg_mr failed: %s\n", strerror(err));
+		if (err == ENOMEM)
 			fprintf(stderr, "hint: check the locked-memory limit (ulimit -l)\n");
 		goto out;
 	}

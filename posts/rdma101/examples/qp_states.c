@@ -198,10 +198,11 @@ static int describe_self(struct resources *r, uint32_t psn,
 	self->use_grh = r->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
 			(r->port.flags & IBV_QPF_GRH_REQUIRED);
 
+	/* ibv_query_gid() returns -1 on error and does not promise to set errno. */
 	if (self->use_grh &&
 	    ibv_query_gid(r->ctx, PORT_NUM, GID_INDEX, &self->gid)) {
-		fprintf(stderr, "ibv_query_gid(index %d) failed: %s\n",
-			GID_INDEX, strerror(errno));
+		fprintf(stderr, "ibv_query_gid(port %d, index %d) failed\n",
+			PORT_NUM, GID_INDEX);
 		return -1;
 	}
 	printf("link layer %s, LID 0x%04" PRIx16 ", %s, first PSN 0x%06" PRIx32 "\n",

@@ -409,7 +409,8 @@ static int qp_to_rts(struct conn *c)
 	attr.qp_state = IBV_QPS_RTS;
 	attr.sq_psn = c->psn;
 	attr.timeout = 14;      /* ack timeout 4.096 us * 2^14, about 67 ms */
-	attr.retry_cnt = 7;     /* retransmissions before RETRY_EXC_ERR */
+	attr.retry_cnt = 6;     /* retransmissions before RETRY_EXC_ERR; not 7,
+				   which Soft-RoCE treats as "for ever" */
 	attr.rnr_retry = 6;     /* finite (7 = for ever): a missing receive
 				   becomes RNR_RETRY_EXC_ERR, not a hang */
 	attr.max_rd_atomic = 1; /* READs/atomics we keep in flight */
@@ -510,7 +511,9 @@ static int tcp_accept_one(const char *port)
 		lfd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
 		if (lfd < 0)
 			continue;
-		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* Not fatal: without it a quick restart may find the port busy. */
+		if (setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+			fprintf(stderr, "warning: SO_REUSEADDR: %s\n", strerror(errno));
 		if (bind(lfd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(lfd, 1) == 0)
 			break;
 		close(lfd);
