@@ -42,6 +42,26 @@ describe("pages in Chromium", () => {
     }
   }
 
+  it("fits every page type into a 320px-wide screen", async () => {
+    for (const [type, url] of Object.entries(pages())) {
+      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${type} (${url})`).toBeLessThanOrEqual(0);
+      await context.close();
+    }
+  }, 120_000);
+
+  it("copies a post's code block with its button", async () => {
+    const post = [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector(".post-body .code-block"))!;
+    const { page, context } = await open(site.browser, `${site.server.origin}${post}`, { viewport: viewports.phone });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const block = page.locator(".post-body .code-block").first();
+    await block.locator(".copy-button").click();
+    await expect(block.locator(".copy-button").textContent()).resolves.toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await block.locator("pre code").textContent());
+    await context.close();
+  });
+
   it("copies a code block with its button", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${exampleLesson()}`, { viewport: viewports.desktop });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);

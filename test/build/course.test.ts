@@ -57,6 +57,22 @@ describe("RDMA 101", () => {
     for (const dd of glossary.querySelectorAll("dd")) expect(lessonUrls()).toContain(dd.querySelector("a")!.getAttribute("href"));
   });
 
+  it("holds every lesson to the course's standard: length, a diagram or table, takeaways, exercises with answers, references", () => {
+    for (const url of lessonUrls()) {
+      const doc = loadPage(url);
+      const body = doc.querySelector(".lesson-body")!;
+      const prose = [...body.querySelectorAll("p, li, td, th, dd")].filter((el) => !el.closest("pre, .code-block")).map((el) => el.textContent ?? "").join(" ");
+      expect(prose.split(/\s+/).filter(Boolean).length, `${url}: words`).toBeGreaterThanOrEqual(1200);
+      expect(body.querySelectorAll("figure.figure svg[role=img][aria-label], figure.table-figure").length, `${url}: diagrams or tables`).toBeGreaterThan(0);
+      expect(body.querySelector("section.takeaways li"), `${url}: takeaways`).not.toBeNull();
+      expect(doc.getElementById("exercises"), `${url}: exercises`).not.toBeNull();
+      expect(body.querySelectorAll("details.answer").length, `${url}: answers`).toBeGreaterThanOrEqual(3);
+      const references = doc.getElementById("references");
+      expect(references, `${url}: references`).not.toBeNull();
+      expect(references!.parentElement!.querySelectorAll('a[href^="https://"]').length, `${url}: sources`).toBeGreaterThan(0);
+    }
+  });
+
   it("answers every /RDMA101/ address with a redirect to an existing page", () => {
     const urls = ["/rdma101/", "/rdma101/glossary/", ...lessonUrls()];
     for (const url of urls) {
