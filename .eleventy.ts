@@ -6,6 +6,7 @@ import figures from "./src/figures.ts";
 import images from "./src/images.ts";
 import math from "./src/math.ts";
 import toc from "./src/toc.ts";
+import drafts from "./src/drafts.ts";
 import blog from "./src/blog.ts";
 import feeds from "./src/feeds.ts";
 import course from "./src/course.ts";
@@ -21,7 +22,8 @@ export default function (config: UserConfig) {
   config.addPlugin(images); // Markdown images → responsive <picture>, alt text required
   config.addPlugin(math); // KaTeX stylesheet and fonts, self-hosted
   config.addPlugin(toc); // tables of contents
-  config.addPlugin(blog); // posts/blog/: posts, tags, series, archives, drafts
+  config.addPlugin(drafts); // draft: true shows on the dev server only
+  config.addPlugin(blog); // posts/blog/: posts, tags, series, archives
   config.addPlugin(feeds); // Atom, RSS and JSON Feed
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
   config.addPlugin(examples); // {% example %}: the course's C programs

@@ -2,6 +2,7 @@
 // derives everything else from the files: the newest-first list, tags, series, archives, and each
 // post's neighbours. Nothing here is maintained by hand.
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { showDrafts } from "./drafts.ts";
 import { frontMatterOf, readingMinutes, type CollectionItem } from "./front-matter.ts";
 import { postSchema, type PostData } from "./schemas.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -23,8 +24,6 @@ export interface SeriesEntry {
   title: string;
   posts: Post[];
 }
-
-export const isProductionBuild = (): boolean => process.env.ELEVENTY_RUN_MODE !== "serve";
 
 /** Newest first; a post's position never depends on file order. */
 export const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
@@ -104,11 +103,6 @@ async function loadPost(item: CollectionItem): Promise<Post> {
 }
 
 export default function blog(config: UserConfig): void {
-  // Drafts exist only on the dev server: a production build never renders them at all.
-  config.addPreprocessor("drafts", "md", (data: { draft?: unknown }) => {
-    if (data.draft === true && isProductionBuild()) return false;
-  });
-
   // Every blog collection derives from one validated list, loaded once per build.
   type Api = { getFilteredByGlob(glob: string): CollectionItem[] };
   let loading: Promise<Post[]> | undefined;
@@ -116,7 +110,7 @@ export default function blog(config: UserConfig): void {
   const postsOf = (api: Api) =>
     (loading ??= Promise.all(api.getFilteredByGlob(POSTS_GLOB).map(loadPost)).then((all) => {
       checkUniqueSlugs(all);
-      const posts = publishedPosts(all, !isProductionBuild());
+      const posts = publishedPosts(all, showDrafts());
       seriesIndex(posts);
       return posts;
     }));

@@ -3,6 +3,7 @@
 // names; part titles and summaries come from _data/course.yaml. Adding a lesson is adding a file.
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { showDrafts } from "./drafts.ts";
 import { frontMatterOf, type CollectionItem } from "./front-matter.ts";
 import { lessonSchema, type Course, type GlossaryTerm, type LessonData } from "./schemas.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -171,7 +172,7 @@ export default function course(config: UserConfig): void {
       const first = items[0];
       if (!first) throw contentError([`${COURSE_DIR}/: (folder): the course has no lessons`]);
       const sources = await Promise.all(items.map(async (item) => ({ file: relativeFile(item.inputPath), data: await frontMatterOf(item, lessonSchema), item })));
-      const published = sources.filter((s) => !s.data.draft || process.env.ELEVENTY_RUN_MODE === "serve");
+      const published = sources.filter((s) => !s.data.draft || showDrafts());
       const parts = buildCourse(published, first.data.course as Course);
       checkGlossary(first.data.glossary as GlossaryTerm[], parts);
       return parts;

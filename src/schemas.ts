@@ -175,8 +175,6 @@ export const lessonSchema = z
   })
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
 
-export type Site = z.output<typeof siteSchema>;
-export type Profile = z.output<typeof profileSchema>;
 export type PostData = z.output<typeof postSchema>;
 export type LessonData = z.output<typeof lessonSchema>;
 export type Course = z.output<typeof courseSchema>;

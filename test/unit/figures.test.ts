@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inlineSvg } from "../../src/figures.ts";
-import { exampleHtml } from "../../src/examples.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "figures-"));
 const svg = (name: string, body: string) => {
@@ -28,20 +27,5 @@ describe("figures", () => {
   ])("refuses %s", (name, body, alt, message) => {
     const file = body === null ? path.join(dir, name) : svg(name, body);
     expect(() => inlineSvg(file, alt, "posts/a.md")).toThrow(message);
-  });
-});
-
-describe("examples", () => {
-  it("includes a real program with its path, build command and download link", () => {
-    const html = exampleHtml("list_devices.c", "posts/rdma101/01-getting-started/04-first-program.md");
-    expect(html).toContain('<a href="/rdma101/examples/list_devices.c" download><code>posts/rdma101/examples/list_devices.c</code></a>');
-    expect(html).toContain("gcc -std=c11 -Wall -Wextra -O2 list_devices.c -o list_devices -libverbs");
-    expect(html).toContain("ibv_get_device_list");
-    // No blank line may end Markdown's HTML block inside the program.
-    expect(html).not.toMatch(/\n\s*\n/);
-  });
-
-  it("names the page when a program does not exist", () => {
-    expect(() => exampleHtml("nope.c", "posts/rdma101/x.md")).toThrow("posts/rdma101/x.md: example nope.c: no such program in posts/rdma101/examples/");
   });
 });
