@@ -130,6 +130,12 @@ export default function blog(config: UserConfig): void {
     // The list is newest first: the previous (older) post is the next one in it.
     return { previous: all[i + 1], next: i > 0 ? all[i - 1] : undefined };
   });
-  config.addFilter("seriesOf", (all: Post[], post: Post) => (post.series ? seriesIndex(all).get(post.series) : undefined));
+  // Every post page asks for its series: index the list once, not once per page.
+  const seriesByList = new WeakMap<Post[], Map<string, SeriesEntry>>();
+  config.addFilter("seriesOf", (all: Post[], post: Post) => {
+    if (!post.series) return undefined;
+    if (!seriesByList.has(all)) seriesByList.set(all, seriesIndex(all));
+    return seriesByList.get(all)!.get(post.series);
+  });
   config.addFilter("archiveByYear", archiveByYear);
 }
