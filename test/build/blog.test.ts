@@ -8,6 +8,7 @@ import { JSDOM } from "jsdom";
 import sharp from "sharp";
 import { build, copyProject } from "../support/eleventy.ts";
 import { builtFiles } from "../support/site.ts";
+import { startDevServer, waitForServer } from "../support/dev-server.ts";
 
 let root: string;
 let out: string;
@@ -99,6 +100,19 @@ describe("blog engine (fixture build)", () => {
     }
     expect(existsSync(path.join(out, img.getAttribute("src")!))).toBe(true);
   });
+
+  it("shows drafts on the dev server", async () => {
+    const port = 19_000 + Math.floor(Math.random() * 1000);
+    const args = ["--import", "tsx", "--import", "./scripts/localhost-only.ts", "node_modules/@11ty/eleventy/cmd.cjs", "--config=.eleventy.ts", "--serve", `--port=${port}`, "--output=_dev"];
+    const server = startDevServer(process.execPath, args, root);
+    try {
+      const draft = await waitForServer(`http://127.0.0.1:${port}/posts/secret-draft/`, server);
+      expect(draft.status, server.output()).toBe(200);
+      expect(await draft.text()).toContain("Draft");
+    } finally {
+      server.stop();
+    }
+  }, 120_000);
 
   it("never lets a draft into a production build", async () => {
     expect(existsSync(path.join(out, "posts/secret-draft"))).toBe(false);
