@@ -74,8 +74,9 @@ export function seriesIndex(posts: Post[]): Map<string, SeriesEntry> {
 
 export function archiveByYear(posts: Post[], zone: string): { year: number; posts: Post[] }[] {
   const years = new Map<number, Post[]>();
+  const yearOf = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: zone });
   for (const post of posts) {
-    const year = Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: zone }).format(post.date));
+    const year = Number(yearOf.format(post.date));
     years.set(year, [...(years.get(year) ?? []), post]);
   }
   return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, posts: list }));
