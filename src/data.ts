@@ -19,21 +19,25 @@ const dataSchemas: Record<string, z.ZodType> = {
   glossary: glossarySchema,
 };
 
-export function loadYamlData(contents: string, filePath: string): unknown {
-  const file = relativeFile(filePath);
-  let value: unknown;
+/** YAML 1.2 (dates stay the text written), with syntax errors reported as `file: where: reason`. */
+export function readYaml(source: string, file: string, where = "(syntax)"): unknown {
   try {
-    value = parseYaml(contents);
+    return parseYaml(source);
   } catch (error) {
-    if (error instanceof YAMLParseError) throw contentError([`${file}: (syntax): ${error.message.split("\n")[0]}`]);
+    if (error instanceof YAMLParseError) throw contentError([`${file}: ${where}: ${error.message.split("\n")[0]}`]);
     throw error;
   }
+}
+
+export function loadYamlData(contents: string, filePath: string): unknown {
+  const file = relativeFile(filePath);
+  const value = readYaml(contents, file);
   const name = path.basename(file).replace(/\.ya?ml$/, "");
   if (!file.startsWith("_data/")) return value;
   const schema = dataSchemas[name];
   if (!schema) throw contentError([`${file}: (file): no schema for this data file; add one in src/schemas.ts`]);
   const data = validate(schema, value, file);
-  // A preview deployment (another host or a sub-path) overrides the public address here only.
+  // A preview on another host overrides the public address here only.
   if (name === "site" && process.env.SITE_URL) return { ...(data as object), url: process.env.SITE_URL.replace(/\/+$/, "") };
   return data;
 }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { highlightCode } from "./highlight.ts";
+import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { escapeHtml } from "./html.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -26,11 +26,7 @@ export function exampleHtml(name: string, page: string): string {
   const caption =
     `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>` +
     ` · Build: <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
-  return (
-    `<figure class="code-block example" data-copy-scope>` +
-    `<div class="code-head"><span class="code-lang">C program</span><button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${escapeHtml(name)}</span></button></div>` +
-    `<pre tabindex="0" aria-label="${escapeHtml(name)}"><code class="language-c">${code}</code></pre>${caption}</figure>`
-  );
+  return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
 export default function examples(config: UserConfig): void {

@@ -6,8 +6,12 @@ import { convertHtmlToAbsoluteUrls, dateToRfc822 } from "@11ty/eleventy-plugin-r
 export const FEED_SIZE = 20;
 
 export default function feeds(config: UserConfig): void {
+  // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
+  const converted = new Map<string, Promise<string>>();
+  config.on("eleventy.before", () => converted.clear());
   config.addNunjucksAsyncFilter("absoluteHtml", (html: string, base: string, done: (e: unknown, out?: string) => void) => {
-    convertHtmlToAbsoluteUrls(html, base).then((out: string) => done(null, out), done);
+    if (!converted.has(base)) converted.set(base, convertHtmlToAbsoluteUrls(html, base));
+    converted.get(base)!.then((out) => done(null, out), done);
   });
   config.addFilter("rfc822", (date: Date) => dateToRfc822(date));
   config.addFilter("newest", <T>(list: T[], n = FEED_SIZE) => list.slice(0, n));

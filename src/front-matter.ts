@@ -3,9 +3,9 @@
 // a YAML 1.2 parser, which keeps dates as the text written: "2026-13-45" is an error, not a date
 // in 2027.
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { contentError, relativeFile, validate } from "./validation.ts";
+import { readYaml } from "./data.ts";
+import { relativeFile, validate } from "./validation.ts";
 
 /** The part of an Eleventy collection item this project reads. */
 export interface CollectionItem {
@@ -23,12 +23,7 @@ export async function frontMatterOf<S extends z.ZodType>(item: CollectionItem, s
   const file = relativeFile(item.inputPath);
   const source = await readFile(item.inputPath, "utf8");
   const block = source.match(FRONT_MATTER)?.[1];
-  let data: unknown = {};
-  try {
-    data = block === undefined ? {} : (parseYaml(block) ?? {});
-  } catch (error) {
-    throw contentError([`${file}: (front matter): ${(error as Error).message.split("\n")[0]}`]);
-  }
+  const data = block === undefined ? {} : (readYaml(block, file, "(front matter)") ?? {});
   return validate(schema, data, file);
 }
 

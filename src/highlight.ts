@@ -44,3 +44,29 @@ export function highlightCode(code: string, lang: string): { html: string; label
   if (!label || !grammar) return { html: escapeHtml(code), label: "" };
   return { html: Prism.highlight(code, grammar, GRAMMAR[key] ?? key), label };
 }
+
+export interface CodeBlock {
+  /** Highlighted (or escaped) code. */
+  html: string;
+  /** What readers see above the code: the language, or "C program". */
+  label: string;
+  /** The accessible name of the scrollable code and of its copy button. */
+  name: string;
+  lang?: string;
+  element?: "div" | "figure";
+  className?: string;
+  caption?: string;
+}
+
+/** A code block as every page shows it: label, copy button (an enhancement), keyboard-scrollable code. */
+export function codeBlockHtml(block: CodeBlock): string {
+  const tag = block.element ?? "div";
+  const name = escapeHtml(block.name);
+  const langClass = block.lang ? ` class="language-${escapeHtml(block.lang)}"` : "";
+  return (
+    `<${tag} class="code-block${block.className ? ` ${block.className}` : ""}" data-copy-scope>` +
+    `<div class="code-head"><span class="code-lang">${escapeHtml(block.label)}</span>` +
+    `<button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${name}</span></button></div>` +
+    `<pre tabindex="0" aria-label="${name}"><code${langClass}>${block.html}</code></pre>${block.caption ?? ""}</${tag}>\n`
+  );
+}

@@ -7,6 +7,7 @@ import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
 import type MarkdownIt from "markdown-it";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { existsSync } from "node:fs";
+import { renderedFile } from "./markdown.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 export const IMAGE_URL = "/img/";
@@ -27,12 +28,11 @@ const optionsFor = (settings: ImageSettings) => ({
   svgShortCircuit: true,
 });
 
-export function pictureHtml(src: string, alt: string, title: string, page: string, settings: ImageSettings): string {
-  const file = relativeFile(page);
+export function pictureHtml(src: string, alt: string, title: string, file: string, settings: ImageSettings): string {
   const fail = (reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
   if (/^[a-z]+:|^\/\//i.test(src)) throw fail("must be a file beside the page (the site loads nothing from other origins)");
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
-  const source = path.join(path.dirname(page), decodeURI(src));
+  const source = path.join(path.dirname(file), decodeURI(src));
   if (!existsSync(source)) throw fail(`no such file (${relativeFile(source)})`);
   const options = optionsFor(settings);
   settings.pending.push(Image(source, options));
@@ -43,7 +43,7 @@ export function addPictures(md: MarkdownIt, settings: ImageSettings): void {
   md.renderer.rules.image = (tokens, idx, _options, env: { page?: { inputPath?: string } }) => {
     const token = tokens[idx]!;
     const alt = token.children ? token.children.map((t) => t.content).join("") : token.content;
-    return pictureHtml(token.attrGet("src") ?? "", alt, token.attrGet("title") ?? "", env?.page?.inputPath ?? "(markdown)", settings);
+    return pictureHtml(token.attrGet("src") ?? "", alt, token.attrGet("title") ?? "", renderedFile(env), settings);
   };
 }
 

@@ -8,8 +8,7 @@ import markdownItContainer from "markdown-it-container";
 import markdownItFootnote from "markdown-it-footnote";
 import markdownItKatex from "@vscode/markdown-it-katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { highlightCode } from "./highlight.ts";
-import { escapeHtml } from "./html.ts";
+import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -88,16 +87,13 @@ function addCodeBlocks(md: MarkdownIt): void {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
     const { html, label } = highlightCode(token.content, lang);
-    const langClass = label ? ` class="language-${escapeHtml(lang)}"` : "";
-    const name = label ? `${label} code` : "Code";
-    return (
-      `<div class="code-block" data-copy-scope>\n` +
-      `<div class="code-head"><span class="code-lang">${label || "Text"}</span>` +
-      `<button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${name.toLowerCase()}</span></button></div>\n` +
-      `<pre tabindex="0" aria-label="${name}"><code${langClass}>${html}</code></pre>\n</div>\n`
-    );
+    return label ? codeBlockHtml({ html, label, name: `${label} code`, lang }) : codeBlockHtml({ html, label: "Text", name: "Code" });
   };
 }
+
+/** The page a Markdown render belongs to (Eleventy passes the page data as the render's env). */
+export const renderedFile = (env: { page?: { inputPath?: string } } | undefined): string =>
+  env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)";
 
 /**
  * KaTeX marks a formula it cannot parse and moves on; the build stops instead, naming the page.
@@ -112,8 +108,7 @@ function checkMath(md: MarkdownIt): void {
       const error = html.match(/class="katex-error" title="([^"]*)"/);
       // Display math scrolls sideways on narrow screens, so keyboard users must be able to reach it.
       if (!error) return html.replace('<p class="katex-block">', '<p class="katex-block" tabindex="0">');
-      const file = env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)";
-      throw contentError([`${file}: math: cannot render $${tokens[idx]!.content.trim()}$ (${error[1]})`]);
+      throw contentError([`${renderedFile(env)}: math: cannot render $${tokens[idx]!.content.trim()}$ (${error[1]})`]);
     };
   }
 }

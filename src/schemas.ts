@@ -12,19 +12,21 @@ const internalOrHttpUrl = z
   .string()
   .refine((s) => s.startsWith("/") || /^https:\/\/[^\s]+$/.test(s), "must be a site path (/…) or an https:// URL");
 
-/** A date from YAML: a Date (YAML timestamps) or an ISO date / date-time string with offset. */
+/**
+ * A date as written in YAML 1.2 (always text): an ISO date, or a date-time with offset. A date
+ * without an offset is read as UTC, so output never depends on the build machine's zone.
+ */
 const DATE_FORMAT = "must be an ISO date (2026-12-02) or date-time with offset";
 export const contentDate = z
-  .union([z.date(), z.string()], { error: (issue) => (issue.input === undefined ? "is required" : DATE_FORMAT) })
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : DATE_FORMAT) })
   .transform((value, ctx) => {
-  // A date without an offset is read as UTC, so output never depends on the build machine's zone.
-  const parsed = value instanceof Date ? DateTime.fromJSDate(value, { zone: "utc" }) : DateTime.fromISO(value, { zone: "utc", setZone: true });
-  if (!parsed.isValid) {
-    ctx.addIssue({ code: "custom", message: DATE_FORMAT });
-    return z.NEVER;
-  }
-  return parsed.toJSDate();
-});
+    const parsed = DateTime.fromISO(value, { zone: "utc", setZone: true });
+    if (!parsed.isValid) {
+      ctx.addIssue({ code: "custom", message: DATE_FORMAT });
+      return z.NEVER;
+    }
+    return parsed.toJSDate();
+  });
 
 // _data/site.yaml
 export const siteSchema = z.strictObject({

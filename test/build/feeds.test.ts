@@ -1,8 +1,7 @@
 // The blog's feeds as subscribers' readers see them: valid structure, absolute URLs, full content.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import { existsSync } from "node:fs";
 import { fileFor, loadPage } from "../support/site.ts";
 
 const BASE = "https://renfeng.org";

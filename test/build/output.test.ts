@@ -1,10 +1,9 @@
 // Properties of every built file: internal references resolve, no plain e-mail, no third-party assets.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
 import { builtFiles, fileFor, siteDir } from "../support/site.ts";
-import { existsSync } from "node:fs";
 
 const urlOf = (file: string) => "/" + path.relative(siteDir(), file).split(path.sep).join("/").replace(/index\.html$/, "");
 
