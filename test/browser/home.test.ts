@@ -50,14 +50,15 @@ describe("homepage in Chromium", () => {
 
     await page.locator(".email .copy-button").focus();
     await page.keyboard.press("Enter");
-    expect(await clipboard()).toBe(["renfeng.chn", "outlook.com"].join("@"));
+    // The clipboard write is asynchronous: poll rather than race it.
+    await expect.poll(clipboard).toBe(["renfeng.chn", "outlook.com"].join("@"));
 
     const first = page.locator(".publication details").first();
     await first.locator("summary").focus();
     await page.keyboard.press("Enter");
     await expect(first.getAttribute("open")).resolves.toBe("");
     await first.locator(".copy-button").click();
-    expect(await clipboard()).toMatch(/^@article\{ren2026tent,/);
+    await expect.poll(clipboard).toMatch(/^@article\{ren2026tent,/);
     await context.close();
   });
 

@@ -57,7 +57,8 @@ describe("pages in Chromium", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const block = page.locator(".post-body .code-block").first();
     await block.locator(".copy-button").click();
-    await expect(block.locator(".copy-button").textContent()).resolves.toBe("Copied");
+    // The button changes only after the asynchronous clipboard write: poll rather than race it.
+    await expect.poll(() => block.locator(".copy-button").textContent()).toBe("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await block.locator("pre code").textContent());
     await context.close();
   });
@@ -67,9 +68,9 @@ describe("pages in Chromium", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const block = page.locator("figure.example").first();
     await block.locator(".copy-button").click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toBe(await block.locator("pre code").textContent());
-    expect(copied).toContain("#include <infiniband/verbs.h>");
+    const code = await block.locator("pre code").textContent();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    expect(code).toContain("#include <infiniband/verbs.h>");
     await context.close();
   });
 
