@@ -26,9 +26,16 @@ export interface Publication {
   pages?: string;
   award?: string;
   links: PublicationLink[];
-  /** The entry as written in the file, for readers to copy. */
+  /** The entry as written in the file, without this site's own fields, for readers to copy. */
   bibtex: string;
 }
+
+/** Fields this site adds to BibTeX for its own use; a reader's reference manager needs none of them. */
+const SITE_ONLY_FIELDS = ["code", "award"];
+const siteOnlyField = new RegExp(`^[ \\t]*(?:${SITE_ONLY_FIELDS.join("|")})[ \\t]*=[ \\t]*(?:\\{[^{}]*\\}|"[^"]*")[ \\t]*,?[ \\t]*\\r?\\n`, "gim");
+
+/** The entry as a reader would cite it: the file's text without the site-only fields. */
+export const citableBibtex = (input: string): string => input.replace(siteOnlyField, "").trim();
 
 function linksOf(fields: ReturnType<typeof publicationFields.parse>): PublicationLink[] {
   const links: PublicationLink[] = [];
@@ -73,7 +80,7 @@ export function parsePublications(source: string, file: string): Publication[] {
       pages: fields.pages,
       award: fields.award,
       links: linksOf(fields),
-      bibtex: entry.input.trim(),
+      bibtex: citableBibtex(entry.input),
     });
   }
   if (library.entries.length === 0 && problems.length === 0) problems.push(`${file}: (file): holds no entries`);

@@ -5,12 +5,37 @@ import { convertHtmlToAbsoluteUrls, dateToRfc822 } from "@11ty/eleventy-plugin-r
 
 export const FEED_SIZE = 20;
 
+/** The end of the element that opens at `start`, counting nested tags of the same name. */
+function elementEnd(html: string, start: number, tag: string): number {
+  const tags = new RegExp(`<(/?)${tag}\\b[^>]*>`, "g");
+  tags.lastIndex = start;
+  let depth = 0;
+  for (let m = tags.exec(html); m; m = tags.exec(html)) {
+    depth += m[1] ? -1 : 1;
+    if (depth === 0) return tags.lastIndex;
+  }
+  return html.length;
+}
+
+/**
+ * A post's HTML as a feed reader shows it, without the site's CSS and scripts: KaTeX's visual copy
+ * of each formula is dropped (readers would show it beside the MathML, flattened), and so are the
+ * copy buttons that only the site's script reveals.
+ */
+export function feedHtml(html: string): string {
+  let out = html.replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "");
+  for (let at = out.indexOf('<span class="katex-html"'); at !== -1; at = out.indexOf('<span class="katex-html"', at)) {
+    out = out.slice(0, at) + out.slice(elementEnd(out, at, "span"));
+  }
+  return out;
+}
+
 export default function feeds(config: UserConfig): void {
   // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
   const converted = new Map<string, Promise<string>>();
   config.on("eleventy.before", () => converted.clear());
   config.addNunjucksAsyncFilter("absoluteHtml", (html: string, base: string, done: (e: unknown, out?: string) => void) => {
-    if (!converted.has(base)) converted.set(base, convertHtmlToAbsoluteUrls(html, base));
+    if (!converted.has(base)) converted.set(base, convertHtmlToAbsoluteUrls(feedHtml(html), base));
     converted.get(base)!.then((out) => done(null, out), done);
   });
   config.addFilter("rfc822", (date: Date) => dateToRfc822(date));

@@ -18,6 +18,22 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\shref\s*=\s*["'](?!#)/i, "must not reference other files"],
 ];
 
+/**
+ * Fills for shapes that take their colour from the site's CSS classes, so a figure still reads
+ * where that CSS is absent (feed readers). The page's CSS overrides them in both themes; the
+ * values are the light theme's --accent-soft and the text colour.
+ */
+export const FALLBACK_FILLS: Record<string, string> = { soft: "#e5eefb", "accent-fill": "currentColor" };
+
+function withFallbackFills(svg: string): string {
+  return svg.replace(/<(\w+)(\s[^>]*?)(\/?)>/g, (tag, name: string, attrs: string, close: string) => {
+    if (/\sfill=/.test(attrs)) return tag;
+    const classes = attrs.match(/\sclass="([^"]*)"/)?.[1]?.split(/\s+/) ?? [];
+    const fill = classes.map((c) => FALLBACK_FILLS[c]).find(Boolean);
+    return fill ? `<${name}${attrs} fill="${fill}"${close}>` : tag;
+  });
+}
+
 /** Reads an SVG for inlining: checks it, drops comments, the XML prolog and fixed sizes. */
 export function inlineSvg(svgPath: string, alt: string, file: string): string {
   const fail = (reason: string) => contentError([`${file}: figure ${path.basename(svgPath)}: ${reason}`]);
@@ -31,7 +47,7 @@ export function inlineSvg(svgPath: string, alt: string, file: string): string {
     .replace(/\n\s*\n/g, "\n")
     .trim();
   if (!/^<svg\b[^>]*\bviewBox=/.test(svg)) throw fail("must start with <svg …> and have a viewBox");
-  return svg.replace(/^<svg\b([^>]*)>/, (_tag, attrs: string) => {
+  return withFallbackFills(svg).replace(/^<svg\b([^>]*)>/, (_tag, attrs: string) => {
     const kept = attrs.replace(/\s(width|height|role|aria-[a-z]+)="[^"]*"/g, "");
     return `<svg${kept} role="img" aria-label="${escapeHtml(alt.trim())}" focusable="false">`;
   });
@@ -42,7 +58,9 @@ export default function figures(config: UserConfig): void {
     const file = relativeFile(this.page.inputPath);
     if (!caption?.trim()) throw contentError([`${file}: figure ${name}: needs a caption (the third argument)`]);
     const svg = inlineSvg(path.join(path.dirname(this.page.inputPath), name), alt ?? "", file);
-    // One line: a blank line would end Markdown's HTML block in the middle of the figure.
-    return `<figure class="figure">${svg.replace(/\n\s*/g, " ")}<figcaption>${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
+    // One line: a blank line would end Markdown's HTML block in the middle of the figure. The
+    // scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls.
+    const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-label="Figure: ${escapeHtml(caption.trim())}">`;
+    return `<figure class="figure">${scroller}${svg.replace(/\n\s*/g, " ")}</div><figcaption>${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
   });
 }

@@ -14,14 +14,16 @@ const internalOrHttpUrl = z
 
 /**
  * A date as written in YAML 1.2 (always text): an ISO date, or a date-time with offset. A date
- * without an offset is read as UTC, so output never depends on the build machine's zone.
+ * alone is read as UTC and a time must name its offset, so output never depends on the build
+ * machine's zone or on a guess about the author's.
  */
-const DATE_FORMAT = "must be an ISO date (2026-12-02) or date-time with offset";
+const DATE_FORMAT = "must be an ISO date (2026-12-02) or date-time with offset (2026-12-02T10:00:00+08:00)";
+const TIME_WITHOUT_OFFSET = /T(?!.*(?:Z|[+-]\d\d(?::?\d\d)?)$)/i;
 export const contentDate = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : DATE_FORMAT) })
   .transform((value, ctx) => {
     const parsed = DateTime.fromISO(value, { zone: "utc", setZone: true });
-    if (!parsed.isValid) {
+    if (!parsed.isValid || TIME_WITHOUT_OFFSET.test(value)) {
       ctx.addIssue({ code: "custom", message: DATE_FORMAT });
       return z.NEVER;
     }

@@ -38,7 +38,8 @@ function copyText(button) {
 function setUpCopyButtons() {
   if (!navigator.clipboard) return;
   for (const button of document.querySelectorAll(".copy-button")) {
-    const label = button.textContent;
+    // The label may hold visually hidden words ("Copy<span> C code</span>"): restore it whole.
+    const label = button.innerHTML;
     button.addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(copyText(button));
@@ -46,7 +47,7 @@ function setUpCopyButtons() {
       } catch {
         button.textContent = "Copy failed";
       }
-      setTimeout(() => (button.textContent = label), 2000);
+      setTimeout(() => (button.innerHTML = label), 2000);
     });
     button.hidden = false;
   }

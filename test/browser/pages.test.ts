@@ -55,11 +55,14 @@ describe("pages in Chromium", () => {
     const post = [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector(".post-body .code-block"))!;
     const { page, context } = await open(site.browser, `${site.server.origin}${post}`, { viewport: viewports.phone });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    const block = page.locator(".post-body .code-block").first();
-    await block.locator(".copy-button").click();
+    const button = page.locator(".post-body .code-block").first().locator(".copy-button");
+    const label = await button.innerHTML();
+    await button.click();
     // The button changes only after the asynchronous clipboard write: poll rather than race it.
-    await expect.poll(() => block.locator(".copy-button").textContent()).toBe("Copied");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await block.locator("pre code").textContent());
+    await expect.poll(() => button.textContent()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator(".post-body .code-block pre code").first().textContent());
+    // Then it gets its label back, hidden words and all.
+    await expect.poll(() => button.innerHTML(), { timeout: 5000 }).toBe(label);
     await context.close();
   });
 
@@ -83,6 +86,17 @@ describe("pages in Chromium", () => {
     await page.locator(".course-nav summary").focus();
     await page.keyboard.press("Enter");
     await expect(current.isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it("prints what folded boxes hide (answers, BibTeX) and leaves out the sidebar", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
+    await page.emulateMedia({ media: "print" });
+    const answer = page.locator("details.answer > :not(summary)").first();
+    await expect(answer.isVisible()).resolves.toBe(true);
+    await expect(page.locator(".course-nav").isVisible()).resolves.toBe(false);
+    await page.goto(`${site.server.origin}/`);
+    await expect(page.locator(".bibtex pre").first().isVisible()).resolves.toBe(true);
     await context.close();
   });
 

@@ -71,6 +71,11 @@ describe("blog engine (fixture build)", () => {
     expect(page("posts/fixture-12").querySelector('.pager a[rel="next"]')?.getAttribute("href")).toBe("/posts/series-a/");
   });
 
+  it("lists every page of every paginated list in the sitemap", () => {
+    const sitemap = readFileSync(path.join(out, "sitemap.xml"), "utf8");
+    for (const url of ["/posts/page/2/", "/tags/fixture/", "/tags/fixture/page/2/", "/tags/odd/"]) expect(sitemap).toContain(`<loc>https://renfeng.org${url}</loc>`);
+  });
+
   it("gives a table of contents only to posts with three or more headings", () => {
     expect([...page("posts/series-b").querySelectorAll(".toc a")].map((a) => a.getAttribute("href"))).toEqual(["#one", "#two", "#three"]);
     expect(page("posts/series-a").querySelector(".toc")).toBeNull();
@@ -101,18 +106,25 @@ describe("blog engine (fixture build)", () => {
     expect(existsSync(path.join(out, img.getAttribute("src")!))).toBe(true);
   });
 
-  it("shows drafts on the dev server", async () => {
+  it("shows drafts on `npm start`, and an edit to one post reaches every page that shows it", async () => {
     const port = 19_000 + Math.floor(Math.random() * 1000);
-    const args = ["--import", "tsx", "--import", "./scripts/localhost-only.ts", "node_modules/@11ty/eleventy/cmd.cjs", "--config=.eleventy.ts", "--serve", `--port=${port}`, "--output=_dev"];
-    const server = startDevServer(process.execPath, args, root);
+    const server = startDevServer("npm", ["start", "--", `--port=${port}`, "--output=_dev"], root);
+    const fetchText = async (url: string) => (await fetch(`http://127.0.0.1:${port}${url}`)).text();
     try {
       const draft = await waitForServer(`http://127.0.0.1:${port}/posts/secret-draft/`, server);
       expect(draft.status, server.output()).toBe(200);
       expect(await draft.text()).toContain("Draft");
+
+      await fixturePost("series-b", "title: Series B renamed\ndate: 2020-02-02\ndescription: Second part.\nseries: Fixture series\npart: 2");
+      // Pages built from other files (lists, neighbours, series boxes) must not keep the old title.
+      await expect.poll(() => fetchText("/archives/"), { timeout: 60_000, interval: 500 }).toContain("Series B renamed");
+      const neighbour = await fetchText("/posts/series-a/");
+      expect(neighbour.match(/<nav class="series-box[\s\S]*?<\/nav>/)?.[0], "series box").toContain("Series B renamed");
+      expect(neighbour.match(/<nav class="pager[\s\S]*?<\/nav>/)?.[0], "next-post link").toContain("Series B renamed");
     } finally {
       server.stop();
     }
-  }, 120_000);
+  }, 150_000);
 
   it("never lets a draft into a production build", async () => {
     expect(existsSync(path.join(out, "posts/secret-draft"))).toBe(false);

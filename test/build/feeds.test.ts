@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import { fileFor, loadPage } from "../support/site.ts";
+import path from "node:path";
+import { builtFiles, fileFor, loadPage, siteDir } from "../support/site.ts";
 
 const BASE = "https://renfeng.org";
 const xml = (url: string) => new JSDOM(readFileSync(fileFor(url), "utf8"), { contentType: "text/xml" }).window.document;
@@ -57,16 +58,39 @@ describe("feeds", () => {
     }
   });
 
-  it("every page offers the feeds for autodiscovery; sitemap and robots point the way", () => {
+  it("content reads without the site's CSS and scripts: MathML only, no buttons, figures filled", () => {
+    const items = JSON.parse(readFileSync(fileFor("/feed.json"), "utf8")).items as { url: string; content_html: string }[];
+    const all = items.map((i) => i.content_html).join("\n");
+    expect(all).toContain("<math");
+    expect(all).toContain("<svg");
+    expect(all).not.toContain("katex-html");
+    expect(all).not.toContain("<button");
+    expect(all.match(/<[a-z]+ [^>]*class="soft"[^>]*>/g)?.filter((tag) => !tag.includes(" fill=")) ?? []).toEqual([]);
+    // Nothing else was cut: each item keeps the text of its post.
+    for (const item of items) {
+      const page = loadPage(item.url.slice(BASE.length));
+      const lastParagraph = [...page.querySelectorAll(".post-body > p")].at(-1)!.textContent!.trim().slice(-40);
+      expect(new JSDOM(item.content_html).window.document.body.textContent, item.url).toContain(lastParagraph);
+    }
+    for (const rssItem of xml("/index.xml").querySelectorAll("item")) {
+      expect(rssItem.getElementsByTagNameNS("http://www.w3.org/2005/Atom", "updated")[0]?.textContent).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+  });
+
+  it("every page offers the feeds for autodiscovery; sitemap and robots point the way", async () => {
     for (const url of ["/", "/posts/", postUrls()[0]!]) {
       const types = [...loadPage(url).querySelectorAll('link[rel="alternate"]')].map((l) => l.getAttribute("type"));
       expect(types).toEqual(["application/atom+xml", "application/rss+xml", "application/feed+json"]);
     }
     const locs = [...xml("/sitemap.xml").querySelectorAll("loc")].map((l) => l.textContent!);
-    expect(locs).toContain(`${BASE}/`);
-    for (const url of postUrls()) expect(locs).toContain(`${BASE}${url}`);
+    // Every page a search engine should know: all built pages but the 404 page and the redirects.
+    const pages = (await builtFiles())
+      .map((f) => `/${path.relative(siteDir(), f).split(path.sep).join("/")}`)
+      .filter((f) => f.endsWith("/index.html") && !f.startsWith("/RDMA101/"))
+      .map((f) => `${BASE}${f.slice(0, -"index.html".length)}`);
+    expect(pages.length).toBeGreaterThan(20);
+    expect([...locs].sort()).toEqual(pages.sort());
     expect(locs.every(resolves)).toBe(true);
-    expect(locs.some((l) => l.includes("/RDMA101/") || l.endsWith("404.html"))).toBe(false);
     expect(readFileSync(fileFor("/robots.txt"), "utf8")).toContain(`Sitemap: ${BASE}/sitemap.xml`);
   });
 });

@@ -24,6 +24,15 @@ describe("parsePublications", () => {
     expect(fast.award).toBe("Best Paper award");
   });
 
+  it("offers each entry for copying without the site's own fields, still parseable", () => {
+    for (const paper of real()) {
+      expect(paper.bibtex, paper.key).not.toMatch(/^\s*(code|award)\s*=/m);
+      expect(paper.bibtex, paper.key).toMatch(new RegExp(`^@\\w+\\{${paper.key},[\\s\\S]*\\}$`));
+      expect(parsePublications(paper.bibtex, "copied.bib")[0]!.title).toBe(paper.title);
+    }
+    expect(real().find((p) => p.key === "qin2025mooncake")!.bibtex).toContain("pages         = {155--170},");
+  });
+
   it("keeps full author lists in order", () => {
     const tent = real()[0]!;
     expect(tent.authors).toHaveLength(19);

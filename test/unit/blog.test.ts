@@ -24,6 +24,7 @@ describe("post front matter", () => {
     [{ title: "T", description: "D" }, "posts/blog/x.md: date: is required"],
     [{ title: "T", date: "2026-12-02" }, "posts/blog/x.md: description: is required"],
     [{ ...good, date: "02/12/2026" }, "posts/blog/x.md: date: must be an ISO date"],
+    [{ ...good, date: "2026-12-02T10:00:00" }, "posts/blog/x.md: date: must be an ISO date (2026-12-02) or date-time with offset"],
     [{ ...good, description: "x".repeat(201) }, "posts/blog/x.md: description: must be at most 200 characters"],
     [{ ...good, tags: "rdma" }, "posts/blog/x.md: tags: expected array"],
     [{ ...good, draft: "yes" }, "posts/blog/x.md: draft: expected boolean"],
@@ -41,6 +42,10 @@ describe("tags", () => {
     expect(tagSlug("LLM Serving")).toBe("llm-serving");
     expect(tagSlug(" llm-serving ")).toBe("llm-serving");
     expect(tagSlug("RoCE v2")).toBe("roce-v2");
+  });
+
+  it("keeps tags apart that differ only in + or #", () => {
+    expect(new Set(["C", "C++", "C#"].map(tagSlug))).toEqual(new Set(["c", "c-plus-plus", "c-sharp"]));
   });
 
   it("indexes posts by tag, alphabetically, newest first within a tag", () => {

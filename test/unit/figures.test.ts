@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { inlineSvg } from "../../src/figures.ts";
+import { FALLBACK_FILLS, inlineSvg } from "../../src/figures.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "figures-"));
 const svg = (name: string, body: string) => {
@@ -17,6 +17,18 @@ describe("figures", () => {
     expect(html).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 10 10" role="img" aria-label="Box &amp; &quot;arrow&quot;" focusable="false">/);
     expect(html).not.toContain("note");
     expect(html).not.toMatch(/\n\s*\n/);
+  });
+
+  it("gives class-coloured shapes a fill of their own for readers without the site's CSS", () => {
+    const file = svg("fills.svg", '<svg viewBox="0 0 10 10"><rect class="soft" width="5" height="5"/><rect class="soft" fill="none"/><polygon class="accent-fill" points="0,0 1,1"/><line class="muted"/></svg>');
+    const html = inlineSvg(file, "alt", "posts/a.md");
+    expect(html).toContain('<rect class="soft" width="5" height="5" fill="#e5eefb"/>');
+    expect(html).toContain('<rect class="soft" fill="none"/>');
+    expect(html).toContain('<polygon class="accent-fill" points="0,0 1,1" fill="currentColor"/>');
+    expect(html).toContain('<line class="muted"/>');
+    // The fallback is the light theme's own colour, so feeds and pages agree.
+    const css = readFileSync("public/css/site.css", "utf8");
+    expect(css).toContain(`--accent-soft: light-dark(${FALLBACK_FILLS.soft},`);
   });
 
   it.each([

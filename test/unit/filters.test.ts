@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import filters from "../../src/filters.ts";
+import type { Publication } from "../../src/bibtex.ts";
+import { registeredFunction } from "../support/config.ts";
+
+describe("template filters", () => {
+  it("takes the copyright year from the newest paper or post, never from the clock", () => {
+    const copyrightYear = registeredFunction<(p: Pick<Publication, "year">[], dated?: { date: Date }[]) => number>(filters, "copyrightYear");
+    expect(copyrightYear([{ year: 2022 }, { year: 2025 }])).toBe(2025);
+    expect(copyrightYear([{ year: 2025 }], [{ date: new Date("2026-02-01T00:00:00Z") }])).toBe(2026);
+  });
+
+  it("makes absolute URLs against the site's address", () => {
+    const absoluteUrl = registeredFunction<(url: string, base: string) => string>(filters, "absoluteUrl");
+    expect(absoluteUrl("/posts/a/", "https://renfeng.org")).toBe("https://renfeng.org/posts/a/");
+    expect(absoluteUrl("https://example.org/x", "https://renfeng.org")).toBe("https://example.org/x");
+  });
+});
