@@ -82,10 +82,15 @@ export function buildCourse(sources: LessonSource[], course: Course, courseFile 
     if (other) problems.push(`${entry.dir}: part: order ${entry.order} is also used by part '${other}'`);
     partOrders.set(entry.order, slug);
     const lessonOrders = new Map<number, string>();
+    const lessonSlugs = new Map<string, string>();
     for (const lesson of entry.lessons) {
       const clash = lessonOrders.get(lesson.lesson.order);
       if (clash) problems.push(`${lesson.file}: lesson: order ${lesson.lesson.order} is also used by ${clash}`);
       lessonOrders.set(lesson.lesson.order, lesson.file);
+      // The slug is the lesson's URL within its part: two files must not share one.
+      const twin = lessonSlugs.get(lesson.lesson.slug);
+      if (twin) problems.push(`${lesson.file}: lesson: name '${lesson.lesson.slug}' is also used by ${twin}`);
+      lessonSlugs.set(lesson.lesson.slug, lesson.file);
     }
   }
   course.parts.forEach((p, i) => {

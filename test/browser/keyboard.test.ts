@@ -1,4 +1,4 @@
-// Keyboard use: Tab reaches every interactive control on the homepage, a post and a lesson, in order,
+// Keyboard use: Tab reaches every interactive control on each kind of page, at phone and desktop widths,
 // with a visible focus indicator; the skip link jumps to the main content.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -38,13 +38,26 @@ async function tabThrough(page: Page, count: number) {
 describe("keyboard", () => {
   const pagesToCheck = () => ({
     home: "/",
+    "post list": "/posts/",
     post: loadPage("/archives/").querySelector(".archive-list a")!.getAttribute("href")!,
+    "course home": "/rdma101/",
     lesson: loadPage("/rdma101/").querySelector(".syllabus-lessons a")!.getAttribute("href")!,
+    glossary: "/rdma101/glossary/",
   });
+  // Wide screens show the lesson sidebar; phones fold it behind a summary: both must work.
+  const matrix = [
+    ["home", "desktop"],
+    ["post list", "phone"],
+    ["post", "desktop"],
+    ["course home", "phone"],
+    ["lesson", "desktop"],
+    ["lesson", "phone"],
+    ["glossary", "desktop"],
+  ] as const;
 
-  for (const name of ["home", "post", "lesson"] as const) {
-    it(`reaches every control on the ${name} page with Tab, each with a visible focus indicator`, async () => {
-      const { page, context } = await open(site.browser, `${site.server.origin}${pagesToCheck()[name]}`, { viewport: viewports.desktop });
+  for (const [name, width] of matrix) {
+    it(`reaches every control on the ${name} page (${width}) with Tab, each with a visible focus indicator`, async () => {
+      const { page, context } = await open(site.browser, `${site.server.origin}${pagesToCheck()[name]}`, { viewport: viewports[width] });
       const count = await tagControls(page);
       const { reached, unfocusedStyle } = await tabThrough(page, count);
       const missed = Array.from({ length: count }, (_, i) => String(i)).filter((i) => !reached.has(i));

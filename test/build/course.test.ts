@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import { fileFor, loadPage, siteDir } from "../support/site.ts";
+import path from "node:path";
+import { builtFiles, fileFor, loadPage, siteDir } from "../support/site.ts";
 
 const home = () => loadPage("/rdma101/");
 const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
@@ -40,7 +41,9 @@ describe("RDMA 101", () => {
       url = doc.querySelector('.pager a[rel="next"]')?.getAttribute("href") ?? undefined;
     }
     expect(visited).toEqual(urls);
-    expect(url).toBe("/rdma101/");
+    // The last lesson has no next lesson: it leads back to the course home, which is not "next".
+    expect(url).toBeUndefined();
+    expect(loadPage(urls.at(-1)!).querySelector(".pager a.pager-end")?.getAttribute("href")).toBe("/rdma101/");
     // The last lesson of Part 1 introduces Part 2.
     const lastOfPart1 = urls.filter((u) => u.startsWith("/rdma101/getting-started/")).at(-1)!;
     expect(loadPage(lastOfPart1).querySelector(".next-part h2")?.textContent).toBe("Next: Part 2, The programming model");
@@ -49,6 +52,11 @@ describe("RDMA 101", () => {
   it("resolves every glossary link in every lesson, and every glossary term links a lesson", () => {
     const glossary = loadPage("/rdma101/glossary/");
     const ids = new Set([...glossary.querySelectorAll("dt[id]")].map((dt) => dt.id));
+    expect(ids.size).toBeGreaterThanOrEqual(40);
+    // The terms the course's brief names, each defined.
+    for (const id of ["rdma", "verbs", "rnic", "hca", "pd", "mr", "lkey", "rkey", "qp", "rc", "uc", "ud", "wr", "wqe", "sge", "cq", "cqe", "psn", "gid", "lid", "roce-v2", "iwarp", "infiniband", "doorbell", "inline", "srq", "rnr", "odp"]) {
+      expect(ids, id).toContain(id);
+    }
     for (const url of lessonUrls()) {
       for (const a of loadPage(url).querySelectorAll('a[href^="/rdma101/glossary/#"]')) {
         expect(ids, `${url} links ${a.getAttribute("href")}`).toContain(a.getAttribute("href")!.split("#")[1]);
@@ -61,7 +69,9 @@ describe("RDMA 101", () => {
     for (const url of lessonUrls()) {
       const doc = loadPage(url);
       const body = doc.querySelector(".lesson-body")!;
-      const prose = [...body.querySelectorAll("p, li, td, th, dd")].filter((el) => !el.closest("pre, .code-block")).map((el) => el.textContent ?? "").join(" ");
+      // Each block of prose once: a paragraph inside a list item is counted with the item.
+      const blocks = "p, li, td, th, dd";
+      const prose = [...body.querySelectorAll(blocks)].filter((el) => !el.closest("pre, .code-block") && !el.parentElement?.closest(blocks)).map((el) => el.textContent ?? "").join(" ");
       expect(prose.split(/\s+/).filter(Boolean).length, `${url}: words`).toBeGreaterThanOrEqual(1200);
       expect(body.querySelectorAll("figure.figure svg[role=img][aria-label], figure.table-figure").length, `${url}: diagrams or tables`).toBeGreaterThan(0);
       expect(body.querySelector("section.takeaways li"), `${url}: takeaways`).not.toBeNull();
@@ -83,6 +93,23 @@ describe("RDMA 101", () => {
       expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`https://renfeng.org${url}`);
       expect(existsSync(fileFor(url))).toBe(true);
     }
+  });
+
+  it("sends every other old /RDMA101/ address to its new home on hosts that read _redirects", async () => {
+    const rules = readFileSync(fileFor("/_redirects"), "utf8").split("\n").filter((l) => l.startsWith("/")).map((l) => l.split(/\s+/));
+    const redirect = (from: string) => {
+      for (const [pattern, to, status] of rules) {
+        if (pattern === from) return { to, status };
+        if (pattern!.endsWith("/*") && from.startsWith(pattern!.slice(0, -1))) return { to: to!.replace(":splat", from.slice(pattern!.length - 1)), status };
+      }
+    };
+    const courseFiles = (await builtFiles()).map((f) => `/${path.relative(siteDir(), f).split(path.sep).join("/")}`).filter((u) => u.startsWith("/rdma101/"));
+    expect(courseFiles).toContain("/rdma101/feed.xml");
+    for (const file of courseFiles) {
+      const old = file.replace("/rdma101/", "/RDMA101/").replace(/index\.html$/, "");
+      expect(redirect(old), old).toEqual({ to: file.replace(/index\.html$/, ""), status: "301" });
+    }
+    expect(redirect("/RDMA101")).toEqual({ to: "/rdma101/", status: "301" });
   });
 
   it("publishes an Atom feed of lessons", () => {

@@ -12,23 +12,38 @@ const resolves = (absolute: string) => absolute.startsWith(`${BASE}/`) && exists
 const relativeRefs = (html: string) => [...html.matchAll(/\s(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]);
 
 describe("feeds", () => {
-  it("Atom: required elements, absolute links that resolve, full content", () => {
-    const doc = xml("/feed.xml");
+  /** Atom's required elements, entry links that resolve, and each entry's full content. */
+  function checkAtom(feedUrl: string, pageUrls: string[], body: string) {
+    const doc = xml(feedUrl);
     expect(doc.documentElement.namespaceURI).toBe("http://www.w3.org/2005/Atom");
     for (const selector of ["feed > title", "feed > id", "feed > updated", "feed > author > name", 'feed > link[rel="self"]']) {
-      expect(doc.querySelector(selector), selector).not.toBeNull();
+      expect(doc.querySelector(selector), `${feedUrl}: ${selector}`).not.toBeNull();
     }
     const entries = [...doc.querySelectorAll("entry")];
-    expect(entries.length).toBe(Math.min(20, postUrls().length));
+    expect(entries.length).toBe(Math.min(20, pageUrls.length));
     for (const entry of entries) {
-      for (const selector of ["title", "id", "updated", "published", "link", "content", "summary"]) expect(entry.querySelector(selector), selector).not.toBeNull();
-      const link = entry.querySelector("link")!.getAttribute("href")!;
+      for (const tag of ["title", "id", "updated", "published", "link", "content", "summary"]) {
+        expect(entry.querySelector(`:scope > ${tag}`)?.textContent || entry.querySelector(`:scope > ${tag}`)?.getAttribute("href"), `${feedUrl}: ${tag}`).toBeTruthy();
+      }
+      const link = entry.querySelector(":scope > link")!.getAttribute("href")!;
       expect(resolves(link), link).toBe(true);
-      const content = entry.querySelector("content")!.textContent!;
+      const content = entry.querySelector(":scope > content")!.textContent!;
       expect(relativeRefs(content)).toEqual([]);
       const page = loadPage(link.slice(BASE.length));
-      expect(content).toContain(page.querySelector(".post-body h2")!.id);
+      expect(content).toContain(page.querySelector(`${body} h2`)!.id);
+      const lastParagraph = [...page.querySelectorAll(`${body} > p`)].at(-1)!.textContent!.trim().slice(-40);
+      expect(new JSDOM(content).window.document.body.textContent, link).toContain(lastParagraph);
     }
+  }
+
+  it("Atom: required elements, absolute links that resolve, full content", () => {
+    checkAtom("/feed.xml", postUrls(), ".post-body");
+  });
+
+  it("the course's Atom feed: every lesson, in full", () => {
+    const lessons = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
+    expect(lessons.length).toBeGreaterThan(10);
+    checkAtom("/rdma101/feed.xml", lessons, ".lesson-body");
   });
 
   it("RSS 2.0 at the old address: channel and items with absolute links", () => {

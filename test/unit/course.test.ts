@@ -59,6 +59,7 @@ describe("course errors name the file and field", () => {
     [[lesson("01-basics/01-a.md"), lesson("03-extra/01-x.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/03-extra/01-x.md: part: no part 'extra' in _data/course.yaml"],
     [[lesson("01-basics/01-a.md")], "_data/course.yaml: parts[1]: part 'advanced' has no lesson files"],
     [[lesson("01-basics/intro.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/intro.md: lesson: 'intro' must be <number>-<slug>"],
+    [[lesson("01-basics/01-a.md"), lesson("01-basics/02-a.md")], "posts/rdma101/01-basics/02-a.md: lesson: name 'a' is also used by posts/rdma101/01-basics/01-a.md"],
     [[lesson("01-basics/01-a.md"), lesson("01-advanced/01-c.md")], "posts/rdma101/01-basics: part: order 1 is also used by part 'advanced'"],
   ])("case %#", (sources, message) => {
     expect(errorOf(() => buildCourse(sources, course))).toContain(message);

@@ -54,12 +54,17 @@ static struct ibv_context *open_first_device(void)
 		return NULL;
 	}
 
+	/* The name may be NULL by the man page's contract: never print a NULL. */
+	const char *name = ibv_get_device_name(list[0]);
+	if (!name)
+		name = "(unnamed)";
+
 	struct ibv_context *ctx = ibv_open_device(list[0]);
 	if (!ctx)
-		fprintf(stderr, "ibv_open_device(%s) failed: %s\n",
-			ibv_get_device_name(list[0]), strerror(errno));
+		fprintf(stderr, "ibv_open_device(%s) failed: %s\n", name,
+			strerror(errno));
 	else
-		printf("opened device   %s\n", ibv_get_device_name(list[0]));
+		printf("opened device   %s\n", name);
 
 	/* An opened device stays valid after the list is freed. */
 	ibv_free_device_list(list);

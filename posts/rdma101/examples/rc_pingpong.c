@@ -147,6 +147,14 @@ struct conn {
 /* Device, port and verbs objects                                           */
 /* ------------------------------------------------------------------------ */
 
+/* For messages: the man page allows ibv_get_device_name() to return NULL. */
+static const char *device_name(struct ibv_device *dev)
+{
+	const char *name = ibv_get_device_name(dev);
+
+	return name ? name : "(unnamed)";
+}
+
 static struct ibv_context *open_device(const char *want)
 {
 	int num = 0;
@@ -158,9 +166,12 @@ static struct ibv_context *open_device(const char *want)
 			strerror(errno));
 		return NULL;
 	}
-	for (int i = 0; i < num && !dev; i++)
-		if (!want || strcmp(ibv_get_device_name(list[i]), want) == 0)
+	for (int i = 0; i < num && !dev; i++) {
+		const char *name = ibv_get_device_name(list[i]);
+
+		if (!want || (name && strcmp(name, want) == 0))
 			dev = list[i];
+	}
 	if (!dev) {
 		if (num == 0)
 			fprintf(stderr, "no RDMA device found (the device list is empty)\n");
@@ -173,7 +184,7 @@ static struct ibv_context *open_device(const char *want)
 	struct ibv_context *ctx = ibv_open_device(dev);
 	if (!ctx)
 		fprintf(stderr, "ibv_open_device(%s) failed: %s\n",
-			ibv_get_device_name(dev), strerror(errno));
+			device_name(dev), strerror(errno));
 	ibv_free_device_list(list); /* the open context stays valid */
 	return ctx;
 }
@@ -202,7 +213,7 @@ static int query_port(struct conn *c)
 	if (c->ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
 		fprintf(stderr, "%s is an iWARP device; iWARP queue pairs are "
 			"connected with librdmacm, which this program does not use\n",
-			ibv_get_device_name(c->ctx->device));
+			device_name(c->ctx->device));
 		return -1;
 	}
 	rc = ibv_query_device(c->ctx, &dev_attr);
@@ -246,7 +257,7 @@ static int query_port(struct conn *c)
 	}
 
 	printf("device %s, port %d, %s, atomics %s\n",
-	       ibv_get_device_name(c->ctx->device), IB_PORT,
+	       device_name(c->ctx->device), IB_PORT,
 	       c->port.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)"
 							     : "InfiniBand",
 	       c->atomics ? "supported" : "not supported");
