@@ -2,17 +2,30 @@
 // post dated 09:00+08:00 never appears as the previous day.
 import { DateTime } from "luxon";
 
-export const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(date, { zone });
+const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(date, { zone });
+
+/**
+ * One formatter, remembered per date and zone: lists, neighbours and feeds show the same dates on
+ * many pages, and luxon's time-zone arithmetic is a visible share of a large build.
+ */
+function remembered(format: (date: Date, zone: string) => string): (date: Date, zone: string) => string {
+  const cache = new Map<string, string>();
+  return (date, zone) => {
+    const key = `${date.getTime()} ${zone}`;
+    let out = cache.get(key);
+    if (out === undefined) cache.set(key, (out = format(date, zone)));
+    return out;
+  };
+}
 
 /** 2026-12-02, for `<time datetime>` and sitemaps. */
-export const isoDate = (date: Date, zone: string): string => toDateTime(date, zone).toISODate() ?? "";
+export const isoDate = remembered((date, zone) => toDateTime(date, zone).toISODate() ?? "");
 
 /** Full ISO 8601 with offset, for feeds. */
-export const isoDateTime = (date: Date, zone: string): string => toDateTime(date, zone).toISO({ suppressMilliseconds: true }) ?? "";
+export const isoDateTime = remembered((date, zone) => toDateTime(date, zone).toISO({ suppressMilliseconds: true }) ?? "");
 
 /** 2 December 2026. */
-export const readableDate = (date: Date, zone: string): string =>
-  toDateTime(date, zone).setLocale("en-GB").toLocaleString(DateTime.DATE_FULL);
+export const readableDate = remembered((date, zone) => toDateTime(date, zone).setLocale("en-GB").toLocaleString(DateTime.DATE_FULL));
 
 /** "2023 – 2026" or "2026 – Present", with an en dash between spaced years. */
 export function yearRange(entry: { start: number; end: number | "present" }): string {

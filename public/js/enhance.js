@@ -36,18 +36,29 @@ function copyText(button) {
 }
 
 function setUpCopyButtons() {
-  if (!navigator.clipboard) return;
-  for (const button of document.querySelectorAll(".copy-button")) {
+  const buttons = document.querySelectorAll(".copy-button");
+  if (!navigator.clipboard || buttons.length === 0) return;
+  // Screen readers hear the outcome from one polite status region; the button shows it briefly.
+  const status = document.createElement("p");
+  status.className = "visually-hidden";
+  status.setAttribute("role", "status");
+  document.body.append(status);
+  for (const button of buttons) {
     // The label may hold visually hidden words ("Copy<span> C code</span>"): restore it whole.
     const label = button.innerHTML;
     button.addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(copyText(button));
         button.textContent = "Copied";
+        status.textContent = "Copied to the clipboard";
       } catch {
         button.textContent = "Copy failed";
+        status.textContent = "Copying failed";
       }
-      setTimeout(() => (button.innerHTML = label), 2000);
+      setTimeout(() => {
+        button.innerHTML = label;
+        status.textContent = "";
+      }, 2000);
     });
     button.hidden = false;
   }

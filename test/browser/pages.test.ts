@@ -62,6 +62,7 @@ describe("pages in Chromium", () => {
     await button.click();
     // The button changes only after the asynchronous clipboard write: poll rather than race it.
     await expect.poll(() => button.textContent()).toBe("Copied");
+    await expect(page.getByRole("status").textContent()).resolves.toBe("Copied to the clipboard");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.locator(".post-body .code-block pre code").first().textContent());
     // Then it gets its label back, hidden words and all.
     await expect.poll(() => button.innerHTML(), { timeout: 5000 }).toBe(label);
