@@ -35,7 +35,11 @@ const SITE_ONLY_FIELDS = ["code", "award"];
 const siteOnlyField = new RegExp(`^[ \\t]*(?:${SITE_ONLY_FIELDS.join("|")})[ \\t]*=[ \\t]*(?:\\{[^{}]*\\}|"[^"]*")[ \\t]*,?[ \\t]*\\r?\\n`, "gim");
 
 /** The entry as a reader would cite it: the file's text without the site-only fields. */
-export const citableBibtex = (input: string): string => input.replace(siteOnlyField, "").trim();
+export const citableBibtex = (input: string): string =>
+  input
+    .replace(siteOnlyField, "")
+    .trim()
+    .replace(/,(\s*\})$/, "$1");
 
 function linksOf(fields: ReturnType<typeof publicationFields.parse>): PublicationLink[] {
   const links: PublicationLink[] = [];

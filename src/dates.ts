@@ -24,6 +24,9 @@ export const isoDate = remembered((date, zone) => toDateTime(date, zone).toISODa
 /** Full ISO 8601 with offset, for feeds. */
 export const isoDateTime = remembered((date, zone) => toDateTime(date, zone).toISO({ suppressMilliseconds: true }) ?? "");
 
+/** Wed, 02 Dec 2026 10:00:00 +0800, for RSS: in the site's zone, never the build machine's. */
+export const rfc822Date = remembered((date, zone) => toDateTime(date, zone).toRFC2822() ?? "");
+
 /** 2 December 2026. */
 export const readableDate = remembered((date, zone) => toDateTime(date, zone).setLocale("en-GB").toLocaleString(DateTime.DATE_FULL));
 

@@ -1,7 +1,7 @@
 // Feeds for subscribers (Atom at /feed.xml, RSS 2.0 at /index.xml, JSON Feed at /feed.json) share
 // these filters; the templates are in src/pages/feeds/. Content is the full post with absolute URLs.
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { convertHtmlToAbsoluteUrls, dateToRfc822 } from "@11ty/eleventy-plugin-rss";
+import { convertHtmlToAbsoluteUrls } from "@11ty/eleventy-plugin-rss";
 
 export const FEED_SIZE = 20;
 
@@ -17,13 +17,24 @@ function elementEnd(html: string, start: number, tag: string): number {
   return html.length;
 }
 
+/** An attribute's value in an opening tag, or "". */
+const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1] ?? "";
+
 /**
  * A post's HTML as a feed reader shows it, without the site's CSS and scripts: KaTeX's visual copy
  * of each formula is dropped (readers would show it beside the MathML, flattened), and so are the
- * copy buttons that only the site's script reveals.
+ * copy buttons that only the site's script reveals and the highlighter's spans, which only the
+ * site's CSS colours. Figures become images of their published files, since many readers drop
+ * inline SVG.
  */
 export function feedHtml(html: string): string {
-  let out = html.replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "");
+  let out = html
+    .replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "")
+    .replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ""))
+    .replace(/(<svg\b[^>]*>)[\s\S]*?<\/svg>/g, (svg, open: string) => {
+      const file = attribute(open, "data-file");
+      return file ? `<img src="${file}" alt="${attribute(open, "aria-label")}">` : svg;
+    });
   for (let at = out.indexOf('<span class="katex-html"'); at !== -1; at = out.indexOf('<span class="katex-html"', at)) {
     out = out.slice(0, at) + out.slice(elementEnd(out, at, "span"));
   }
@@ -38,8 +49,8 @@ export default function feeds(config: UserConfig): void {
     if (!converted.has(base)) converted.set(base, convertHtmlToAbsoluteUrls(feedHtml(html), base));
     converted.get(base)!.then((out) => done(null, out), done);
   });
-  config.addFilter("rfc822", (date: Date) => dateToRfc822(date));
   config.addFilter("newest", <T>(list: T[], n = FEED_SIZE) => list.slice(0, n));
+  config.addGlobalData("feedSize", FEED_SIZE);
   /** The newest date among items (published or updated), for a feed's own updated field. */
   config.addFilter("lastUpdated", (items: { date: Date; updated?: Date }[]) =>
     items.reduce<Date | undefined>((max, i) => {

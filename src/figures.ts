@@ -1,6 +1,9 @@
 // Figures: an SVG beside the Markdown file, inlined so it follows the page's light and dark
-// themes, with a text alternative and a caption that Markdown numbers (see ./markdown.ts).
+// themes, with a text alternative and a caption that Markdown numbers (see ./markdown.ts). A copy is
+// also published as a file, which feeds show instead (see ./feeds.ts).
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { escapeHtml } from "./html.ts";
@@ -53,14 +56,34 @@ export function inlineSvg(svgPath: string, alt: string, file: string): string {
   });
 }
 
+/** Where standalone copies of figures are published, for feed readers that drop inline SVG. */
+export const FIGURE_URL = "/figures/";
+
+/** The drawing as a file of its own: an `<img>` needs its intrinsic size, taken from the viewBox. */
+export function standaloneSvg(svg: string): string {
+  const [, , width, height] = svg.match(/\bviewBox="([^"]*)"/)![1]!.trim().split(/[\s,]+/);
+  return `<?xml version="1.0" encoding="utf-8"?>\n${svg.replace(/^<svg\b/, `<svg width="${width}" height="${height}"`)}\n`;
+}
+
 export default function figures(config: UserConfig): void {
+  const published = new Map<string, string>();
+  config.on("eleventy.before", () => published.clear());
   config.addShortcode("figure", function (this: { page: { inputPath: string } }, name: string, alt: string, caption: string) {
     const file = relativeFile(this.page.inputPath);
     if (!caption?.trim()) throw contentError([`${file}: figure ${name}: needs a caption (the third argument)`]);
     const svg = inlineSvg(path.join(path.dirname(this.page.inputPath), name), alt ?? "", file);
-    // One line: a blank line would end Markdown's HTML block in the middle of the figure. The
-    // scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls.
-    const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-label="Figure: ${escapeHtml(caption.trim())}">`;
-    return `<figure class="figure">${scroller}${svg.replace(/\n\s*/g, " ")}</div><figcaption>${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
+    const url = `${FIGURE_URL}${path.basename(name, ".svg")}-${createHash("sha256").update(svg).digest("hex").slice(0, 8)}.svg`;
+    published.set(url, standaloneSvg(svg));
+    // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
+    // named by its caption. One line: a blank line would end Markdown's HTML block mid-figure.
+    const captionId = `figure-${path.basename(name, ".svg")}`;
+    const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
+    const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
+    return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
+  });
+  config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
+    if (published.size === 0) return;
+    await mkdir(path.join(directories.output, FIGURE_URL), { recursive: true });
+    await Promise.all([...published].map(([url, svg]) => writeFile(path.join(directories.output, url), svg)));
   });
 }

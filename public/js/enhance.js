@@ -46,7 +46,9 @@ function setUpCopyButtons() {
   for (const button of buttons) {
     // The label may hold visually hidden words ("Copy<span> C code</span>"): restore it whole.
     const label = button.innerHTML;
+    let reset;
     button.addEventListener("click", async () => {
+      clearTimeout(reset); // a second click restarts the two seconds
       try {
         await navigator.clipboard.writeText(copyText(button));
         button.textContent = "Copied";
@@ -55,7 +57,7 @@ function setUpCopyButtons() {
         button.textContent = "Copy failed";
         status.textContent = "Copying failed";
       }
-      setTimeout(() => {
+      reset = setTimeout(() => {
         button.innerHTML = label;
         status.textContent = "";
       }, 2000);
@@ -64,5 +66,22 @@ function setUpCopyButtons() {
   }
 }
 
+/**
+ * Wide figures, tables and code scroll sideways, so the page makes them tab stops for keyboard
+ * scrolling. Where one fits and does not scroll, that stop is only noise: drop it while it fits.
+ */
+function setUpScrollRegions() {
+  const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre");
+  const update = () => {
+    for (const region of regions) {
+      if (region.scrollWidth > region.clientWidth) region.setAttribute("tabindex", "0");
+      else region.removeAttribute("tabindex");
+    }
+  };
+  update();
+  addEventListener("resize", update);
+}
+
 setUpThemeToggle();
 setUpCopyButtons();
+setUpScrollRegions();

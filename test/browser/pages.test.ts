@@ -103,6 +103,21 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
+  it("scrolls a wide figure on a phone from the keyboard, and adds no tab stop where it fits", async () => {
+    const url = firstLesson();
+    const caption = loadPage(url).querySelector("figure.figure figcaption")!.textContent!.trim();
+    const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.phone });
+    const region = page.locator(".figure-scroll").first();
+    await expect(region.getAttribute("tabindex")).resolves.toBe("0");
+    await expect(page.getByRole("region", { name: caption, exact: true }).count()).resolves.toBe(1);
+    await region.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    await page.setViewportSize(viewports.desktop);
+    await expect.poll(() => region.getAttribute("tabindex")).toBeNull();
+    await context.close();
+  });
+
   it("always shows the lesson sidebar on a wide screen", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);

@@ -73,14 +73,24 @@ describe("feeds", () => {
     }
   });
 
-  it("content reads without the site's CSS and scripts: MathML only, no buttons, figures filled", () => {
+  it("content reads without the site's CSS and scripts: MathML only, no buttons, figures as image files", () => {
     const items = JSON.parse(readFileSync(fileFor("/feed.json"), "utf8")).items as { url: string; content_html: string }[];
     const all = items.map((i) => i.content_html).join("\n");
     expect(all).toContain("<math");
-    expect(all).toContain("<svg");
     expect(all).not.toContain("katex-html");
     expect(all).not.toContain("<button");
-    expect(all.match(/<[a-z]+ [^>]*class="soft"[^>]*>/g)?.filter((tag) => !tag.includes(" fill=")) ?? []).toEqual([]);
+    expect(all).not.toContain('class="token');
+    // Figures: an image of a published, self-contained SVG with the figure's text alternative.
+    expect(all).not.toContain("<svg");
+    const figures = [...all.matchAll(/<img src="([^"]+\.svg)" alt="([^"]*)">/g)];
+    expect(figures.length).toBeGreaterThan(0);
+    for (const [, src, alt] of figures) {
+      expect(resolves(src!), src).toBe(true);
+      expect(alt!.length, src).toBeGreaterThan(20);
+      const svg = readFileSync(fileFor(src!.slice(BASE.length)), "utf8");
+      expect(svg, src).toMatch(/^<\?xml[^>]*>\n<svg width="\d+" height="\d+" xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(svg.match(/<[a-z]+ [^>]*class="soft"[^>]*>/g)?.filter((tag) => !tag.includes(" fill=")) ?? [], src).toEqual([]);
+    }
     // Nothing else was cut: each item keeps the text of its post.
     for (const item of items) {
       const page = loadPage(item.url.slice(BASE.length));
@@ -93,10 +103,14 @@ describe("feeds", () => {
   });
 
   it("every page offers the feeds for autodiscovery; sitemap and robots point the way", async () => {
-    for (const url of ["/", "/posts/", postUrls()[0]!]) {
-      const types = [...loadPage(url).querySelectorAll('link[rel="alternate"]')].map((l) => l.getAttribute("type"));
-      expect(types).toEqual(["application/atom+xml", "application/rss+xml", "application/feed+json"]);
-    }
+    const feedsOf = (url: string) => [...loadPage(url).querySelectorAll('link[rel="alternate"]')].map((l) => l.getAttribute("href"));
+    for (const url of ["/", "/posts/", postUrls()[0]!, "/subscribe/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json"]);
+    // Course pages offer the course's own feed as well.
+    for (const url of ["/rdma101/", "/rdma101/glossary/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json", "/rdma101/feed.xml"]);
+    // The subscribe page, linked from every footer, names every feed by its full address.
+    const subscribe = loadPage("/subscribe/");
+    expect(loadPage("/").querySelector('.site-footer a[href="/subscribe/"]')).not.toBeNull();
+    for (const feed of ["/feed.xml", "/index.xml", "/feed.json", "/rdma101/feed.xml"]) expect(subscribe.querySelector(`a[href="${feed}"]`)?.textContent).toBe(`${BASE}${feed}`);
     const locs = [...xml("/sitemap.xml").querySelectorAll("loc")].map((l) => l.textContent!);
     // Every page a search engine should know: all built pages but the 404 page and the redirects.
     const pages = (await builtFiles())

@@ -24,6 +24,8 @@ describe("post front matter", () => {
     [{ title: "T", description: "D" }, "posts/blog/x.md: date: is required"],
     [{ title: "T", date: "2026-12-02" }, "posts/blog/x.md: description: is required"],
     [{ ...good, date: "02/12/2026" }, "posts/blog/x.md: date: must be an ISO date"],
+    [{ ...good, date: "2026-12" }, "posts/blog/x.md: date: must be an ISO date"],
+    [{ ...good, date: "20261202" }, "posts/blog/x.md: date: must be an ISO date"],
     [{ ...good, date: "2026-12-02T10:00:00" }, "posts/blog/x.md: date: must be an ISO date (2026-12-02) or date-time with offset"],
     [{ ...good, description: "x".repeat(201) }, "posts/blog/x.md: description: must be at most 200 characters"],
     [{ ...good, tags: "rdma" }, "posts/blog/x.md: tags: expected array"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoDate, isoDateTime, latestYear, readableDate, yearRange } from "../../src/dates.ts";
+import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "../../src/dates.ts";
 
 const zone = "Asia/Shanghai";
 
@@ -9,6 +9,7 @@ describe("dates", () => {
     expect(isoDate(lateUtc, zone)).toBe("2026-12-02");
     expect(readableDate(lateUtc, zone)).toBe("2 December 2026");
     expect(isoDateTime(lateUtc, zone)).toBe("2026-12-02T04:00:00+08:00");
+    expect(rfc822Date(lateUtc, zone)).toBe("Wed, 02 Dec 2026 04:00:00 +0800");
   });
 
   it("writes year ranges with a spaced en dash", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FALLBACK_FILLS, inlineSvg } from "../../src/figures.ts";
+import { FALLBACK_FILLS, inlineSvg, standaloneSvg } from "../../src/figures.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "figures-"));
 const svg = (name: string, body: string) => {
@@ -29,6 +29,12 @@ describe("figures", () => {
     // The fallback is the light theme's own colour, so feeds and pages agree.
     const css = readFileSync("public/css/site.css", "utf8");
     expect(css).toContain(`--accent-soft: light-dark(${FALLBACK_FILLS.soft},`);
+  });
+
+  it("publishes a figure as a file with the intrinsic size an <img> needs", () => {
+    expect(standaloneSvg('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 500"><rect/></svg>')).toBe(
+      '<?xml version="1.0" encoding="utf-8"?>\n<svg width="720" height="500" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 500"><rect/></svg>\n',
+    );
   });
 
   it.each([
