@@ -30,6 +30,6 @@ describe("every page in Chromium", () => {
         await context.close();
       }
       expect(failures).toEqual([]);
-    }, 300_000);
+    }, 600_000);
   }
 });
