@@ -72,11 +72,12 @@ export default function figures(config: UserConfig): void {
     const file = relativeFile(this.page.inputPath);
     if (!caption?.trim()) throw contentError([`${file}: figure ${name}: needs a caption (the third argument)`]);
     const svg = inlineSvg(path.join(path.dirname(this.page.inputPath), name), alt ?? "", file);
-    const url = `${FIGURE_URL}${path.basename(name, ".svg")}-${createHash("sha256").update(svg).digest("hex").slice(0, 8)}.svg`;
+    const base = path.basename(name, ".svg");
+    const url = `${FIGURE_URL}${base}-${createHash("sha256").update(svg).digest("hex").slice(0, 8)}.svg`;
     published.set(url, standaloneSvg(svg));
     // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
     // named by its caption. One line: a blank line would end Markdown's HTML block mid-figure.
-    const captionId = `figure-${path.basename(name, ".svg")}`;
+    const captionId = `figure-${base}`;
     const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
     const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
     return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;

@@ -18,13 +18,13 @@ const internalOrHttpUrl = z
  * machine's zone or on a guess about the author's.
  */
 const DATE_FORMAT = "must be an ISO date (2026-12-02) or date-time with offset (2026-12-02T10:00:00+08:00)";
-const TIME_WITHOUT_OFFSET = /T(?!.*(?:Z|[+-]\d\d(?::?\d\d)?)$)/i;
-const FULL_DATE = /^\d{4}-\d\d-\d\d(?:$|T)/;
+/** The shapes allowed: luxon then checks that the date exists. */
+const WRITTEN_DATE = /^\d{4}-\d\d-\d\d(?:T[^Z+-]+(?:Z|[+-]\d\d(?::?\d\d)?))?$/i;
 export const contentDate = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : DATE_FORMAT) })
   .transform((value, ctx) => {
     const parsed = DateTime.fromISO(value, { zone: "utc", setZone: true });
-    if (!parsed.isValid || !FULL_DATE.test(value) || TIME_WITHOUT_OFFSET.test(value)) {
+    if (!WRITTEN_DATE.test(value) || !parsed.isValid) {
       ctx.addIssue({ code: "custom", message: DATE_FORMAT });
       return z.NEVER;
     }

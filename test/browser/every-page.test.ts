@@ -1,17 +1,16 @@
 // Every built page (not just one of each type) in real Chromium at phone width, where layouts wrap
 // the most, in both themes: no axe violation, no console error or failed request, no sideways scroll.
-import path from "node:path";
 import { describe, it } from "vitest";
 import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
-import { builtFiles, siteDir } from "../support/site.ts";
+import { builtFiles, urlOf } from "../support/site.ts";
 
 const site = browserOnSite();
 
 async function pageUrls(): Promise<string[]> {
   return (await builtFiles())
-    .map((f) => `/${path.relative(siteDir(), f).split(path.sep).join("/")}`)
-    .filter((u) => u.endsWith(".html") && !u.startsWith("/RDMA101/"))
-    .map((u) => u.replace(/index\.html$/, ""))
+    .filter((f) => f.endsWith(".html"))
+    .map((f) => urlOf(f))
+    .filter((u) => !u.startsWith("/RDMA101/"))
     .sort();
 }
 

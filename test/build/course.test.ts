@@ -2,8 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import path from "node:path";
-import { builtFiles, fileFor, loadPage, siteDir } from "../support/site.ts";
+import { builtFiles, fileFor, loadPage, siteDir, urlOf } from "../support/site.ts";
 
 const home = () => loadPage("/rdma101/");
 const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
@@ -103,11 +102,11 @@ describe("RDMA 101", () => {
         if (pattern!.endsWith("/*") && from.startsWith(pattern!.slice(0, -1))) return { to: to!.replace(":splat", from.slice(pattern!.length - 1)), status };
       }
     };
-    const courseFiles = (await builtFiles()).map((f) => `/${path.relative(siteDir(), f).split(path.sep).join("/")}`).filter((u) => u.startsWith("/rdma101/"));
-    expect(courseFiles).toContain("/rdma101/feed.xml");
-    for (const file of courseFiles) {
-      const old = file.replace("/rdma101/", "/RDMA101/").replace(/index\.html$/, "");
-      expect(redirect(old), old).toEqual({ to: file.replace(/index\.html$/, ""), status: "301" });
+    const courseUrls = (await builtFiles()).map((f) => urlOf(f)).filter((u) => u.startsWith("/rdma101/"));
+    expect(courseUrls).toContain("/rdma101/feed.xml");
+    for (const url of courseUrls) {
+      const old = url.replace("/rdma101/", "/RDMA101/");
+      expect(redirect(old), old).toEqual({ to: url, status: "301" });
     }
     expect(redirect("/RDMA101")).toEqual({ to: "/rdma101/", status: "301" });
   });

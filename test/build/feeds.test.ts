@@ -2,8 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import path from "node:path";
-import { builtFiles, fileFor, loadPage, siteDir } from "../support/site.ts";
+import { builtFiles, fileFor, loadPage, urlOf } from "../support/site.ts";
 
 const BASE = "https://renfeng.org";
 const xml = (url: string) => new JSDOM(readFileSync(fileFor(url), "utf8"), { contentType: "text/xml" }).window.document;
@@ -114,9 +113,10 @@ describe("feeds", () => {
     const locs = [...xml("/sitemap.xml").querySelectorAll("loc")].map((l) => l.textContent!);
     // Every page a search engine should know: all built pages but the 404 page and the redirects.
     const pages = (await builtFiles())
-      .map((f) => `/${path.relative(siteDir(), f).split(path.sep).join("/")}`)
-      .filter((f) => f.endsWith("/index.html") && !f.startsWith("/RDMA101/"))
-      .map((f) => `${BASE}${f.slice(0, -"index.html".length)}`);
+      .filter((f) => f.endsWith("/index.html"))
+      .map((f) => urlOf(f))
+      .filter((u) => !u.startsWith("/RDMA101/"))
+      .map((u) => `${BASE}${u}`);
     expect(pages.length).toBeGreaterThan(20);
     expect([...locs].sort()).toEqual(pages.sort());
     expect(locs.every(resolves)).toBe(true);

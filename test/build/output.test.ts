@@ -1,13 +1,11 @@
 // Properties of every built file: internal references resolve, no plain e-mail, no third-party assets.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import { builtFiles, fileFor, siteDir } from "../support/site.ts";
+import { builtFiles, fileFor, urlOf } from "../support/site.ts";
 
 const SITE_URL = "https://renfeng.org";
 const EXTERNAL_LIST = ".cache/external-links.txt";
-const urlOf = (file: string) => "/" + path.relative(siteDir(), file).split(path.sep).join("/").replace(/index\.html$/, "");
 
 describe("every built page", () => {
   it("contains no plain e-mail address in any output file", async () => {

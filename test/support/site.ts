@@ -13,6 +13,9 @@ export function fileFor(url: string, root = siteDir()): string {
   return path.join(root, clean.endsWith("/") ? `${clean}index.html` : clean);
 }
 
+/** The address a built file is served at: `<root>/posts/a/index.html` → `/posts/a/`. */
+export const urlOf = (file: string, root = siteDir()): string => `/${path.relative(root, file).split(path.sep).join("/")}`.replace(/index\.html$/, "");
+
 export const readPage = (url: string): string => readFileSync(fileFor(url), "utf8");
 export const loadPage = (url: string): Document => new JSDOM(readPage(url)).window.document;
 
