@@ -1,36 +1,38 @@
 // Complete RDMA 101 programs: real C files in posts/rdma101/examples/, placed in lessons with the
 // `example` directive (one source of truth, compiled and run by the tests) and published for
-// download at /rdma101/examples/.
+// download beside the course (routes.example).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
+import { t } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { exampleSchema } from "./schemas.ts";
+import { href, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
 export const EXAMPLES_DIR = "posts/rdma101/examples";
-export const EXAMPLES_URL = "/rdma101/examples/";
 
 export const buildCommand = (name: string): string =>
   `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} -libverbs`;
 
-export function exampleHtml(name: string, page: string): string {
+export function exampleHtml(name: string, page: string, lang: Lang = DEFAULT_LANGUAGE): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
   const { html: code } = highlightCode(readFileSync(file, "utf8"), "c");
   const caption =
-    `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>` +
-    ` · Build: <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
-  return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
+    `<figcaption class="code-caption"><a href="${escapeHtml(href(routes.example(name)))}" download><code>${escapeHtml(file)}</code></a>` +
+    ` · ${escapeHtml(t(lang, "code.build"))} <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
+  return codeBlockHtml({ html: code, label: t(lang, "code.program"), name, lang: "c", element: "figure", className: "example", caption }, lang).trimEnd();
 }
 
 export const exampleDirective: Directive<typeof exampleSchema> = {
   schema: exampleSchema,
-  render: ({ file }, where) => exampleHtml(file, `${where.file}:${where.line}`),
+  render: ({ file }, where) => exampleHtml(file, `${where.file}:${where.line}`, where.lang),
 };
 
 export default function examples(config: UserConfig): void {
-  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.c`]: EXAMPLES_URL });
+  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.c`]: routes.examples() });
 }

@@ -1,7 +1,9 @@
 // Progressive enhancements. Everything on the site reads without this file; it only adds the theme
-// toggle and copy buttons, which stay hidden until it runs.
+// toggle and copy buttons, which stay hidden until it runs. What it says comes from the page, in the
+// page's language (data attributes on <body>).
 
 const root = document.documentElement;
+const say = document.body.dataset;
 const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
 const effectiveTheme = () => root.dataset.theme ?? (darkQuery.matches ? "dark" : "light");
 
@@ -51,11 +53,11 @@ function setUpCopyButtons() {
       clearTimeout(reset); // a second click restarts the two seconds
       try {
         await navigator.clipboard.writeText(copyText(button));
-        button.textContent = "Copied";
-        status.textContent = "Copied to the clipboard";
+        button.textContent = say.copied;
+        status.textContent = say.copiedStatus;
       } catch {
-        button.textContent = "Copy failed";
-        status.textContent = "Copying failed";
+        button.textContent = say.copyFailed;
+        status.textContent = say.copyFailedStatus;
       }
       reset = setTimeout(() => {
         button.innerHTML = label;

@@ -1,5 +1,6 @@
 // Bad input stops the real build with `file: field: reason` and a non-zero exit: one broken thing
 // at a time, in a copy of the project.
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ const A_POST = "posts/blog/mooncake-kvcache-centric-serving.md";
 type Edit = { file: string; change: (source: string) => string } | { file: string; create: string };
 
 /** Applies edits to the copy, builds it, and restores every file. */
-async function buildWith(edits: Edit[]) {
+async function buildWith(edits: Edit[], env: Record<string, string> = {}) {
   const originals = new Map<string, string | null>();
   try {
     for (const edit of edits) {
@@ -30,7 +31,7 @@ async function buildWith(edits: Edit[]) {
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, next);
     }
-    return await build({ cwd: copy, outDir: path.join(copy, "_site") });
+    return await build({ cwd: copy, outDir: path.join(copy, "_site"), env });
   } finally {
     for (const [target, original] of originals) {
       if (original === null) await unlink(target);
@@ -44,7 +45,13 @@ const appendBody = (text: string) => (source: string) => `${source}\n${text}\n`;
 
 const cases: [string, Edit[], string | RegExp][] = [
   ["profile: a missing name", [{ file: "_data/profile.yaml", change: (s) => s.replace(/^name: .*\n/m, "") }], "_data/profile.yaml: name: is required"],
-  ["profile: an unknown link type", [{ file: "_data/profile.yaml", change: (s) => s.replace("type: github", "type: myspace") }], "_data/profile.yaml: links[0].type: must be one of"],
+  ["profile: an unknown profile site", [{ file: "_data/profile.yaml", change: (s) => s.replace(/^  - site: github/m, "  - site: myspace") }], "_data/profile.yaml: links[0].site: must be one of"],
+  ["profile: a headline missing a language", [{ file: "_data/profile.yaml", change: (s) => s.replace(/^headline:\n  en: (.*)\n  zh: .*\n/m, "headline:\n  en: $1\n") }], "_data/profile.yaml: headline.zh: is required"],
+  ["site: a sub-path in SITE_URL", [], "_data/site.yaml (url from SITE_URL): url: must be the site's origin only"],
+  ["UI strings: a key missing from a translation", [{ file: "src/i18n/zh.yaml", change: (s) => s.replace(/^  skipLink: .*\n/m, "") }], "src/i18n/zh.yaml: site.skipLink: is required"],
+  ["UI strings: a key only a translation has", [{ file: "src/i18n/zh.yaml", change: (s) => s.replace(/^site:\n/m, "site:\n  skipLinks: 跳过\n") }], "src/i18n/zh.yaml: site.skipLinks: unknown field"],
+  ["page template: an unknown front-matter field", [{ file: "src/pages/tags.njk", change: (s) => s.replace("route: tags\n", "route: tags\ntitel: Tags\n") }], "src/pages/tags.njk: titel: unknown field"],
+  ["page template: an unknown route", [{ file: "src/pages/tags.njk", change: (s) => s.replace("route: tags\n", "route: tagz\n") }], "src/pages/tags.njk: route: must be one of"],
   ["experience: a malformed year", [{ file: "_data/experience.yaml", change: (s) => s.replace("start: 2023", "start: twenty") }], "_data/experience.yaml: [1].start: must be a four-digit year"],
   ["BibTeX: a paper without year", [{ file: "_data/publications.bib", change: (s) => s.replace(/ {2}year\s+= \{2022\},?\n/, "") }], "_data/publications.bib: ren2022libcrpm.year: is required"],
   ["BibTeX: a paper without title", [{ file: "_data/publications.bib", change: (s) => s.replace("title         = {Scaling Up", "titel         = {Scaling Up") }], "_data/publications.bib: ren2024smart.title: is required"],
@@ -52,7 +59,8 @@ const cases: [string, Edit[], string | RegExp][] = [
   ["post: an invalid date", [{ file: A_POST, change: frontMatter((fm) => fm.replace(/^date: .*$/m, "date: 2026-13-45")) }], `${A_POST}: date: must be an ISO date`],
   ["post: an unknown field", [{ file: A_POST, change: frontMatter((fm) => `${fm}\nautor: Someone`) }], `${A_POST}: autor: unknown field`],
   ["post: a tag case clash", [{ file: A_POST, change: frontMatter((fm) => `${fm.replace(/^tags: .*$/m, "")}\ntags: [RDMA, rdma]`) }], `${A_POST}: tags: 'RDMA' and 'rdma' are the same tag`],
-  ["post: a duplicate slug", [{ file: "posts/blog/mooncake-kvcache-centric-serving/index.md", create: "---\ntitle: Copy\ndate: 2026-12-01\ndescription: A copy.\n---\nText.\n" }], "slug: 'mooncake-kvcache-centric-serving' is also the slug of"],
+  ["post: a duplicate slug", [{ file: "posts/blog/mooncake-kvcache-centric-serving/index.md", create: "---\ntitle: Copy\ndate: 2026-12-01\ndescription: A copy.\n---\nText.\n" }], "posts/blog/mooncake-kvcache-centric-serving/index.md: (file): /posts/mooncake-kvcache-centric-serving/ is also the address of posts/blog/mooncake-kvcache-centric-serving.md"],
+  ["post: a Markdown file where no post can be", [{ file: "posts/blog/notes/drafts/idea.md", create: "---\ntitle: Idea\ndate: 2026-12-01\ndescription: An idea.\n---\nText.\n" }], "posts/blog/notes/drafts/idea.md: (file): not a post: a post is posts/blog/<slug>.md"],
   ["post: a missing image", [{ file: A_POST, change: appendBody("![A chart](no-such-chart.png)") }], `${A_POST}: image no-such-chart.png: no such file`],
   ["post: an image without alt text", [{ file: A_POST, change: appendBody("![](mooncake-architecture.svg)") }], `${A_POST}: image mooncake-architecture.svg: needs alt text`],
   ["post: broken math", [{ file: A_POST, change: appendBody("$\\frac{1}$") }], `${A_POST}: math: cannot render`],
@@ -66,10 +74,21 @@ const cases: [string, Edit[], string | RegExp][] = [
 ];
 
 describe("bad input stops the build", () => {
-  it.each(cases)("%s", async (_name, edits, message) => {
-    const result = await buildWith(edits);
+  it.each(cases)("%s", async (name, edits, message) => {
+    const result = await buildWith(edits, name.includes("SITE_URL") ? { SITE_URL: "https://user.github.io/repo/" } : {});
     expect(result.code).not.toBe(0);
     expect(result.output).toMatch(message);
+  });
+});
+
+describe("files that are not pages", () => {
+  it("leaves lab records beside the course out of the site, Markdown transcripts included", async () => {
+    const result = await buildWith([
+      { file: "posts/rdma101/labs/run-1.yaml", create: "program: rc_pingpong\n" },
+      { file: "posts/rdma101/labs/run-1.md", create: "---\nnot: a lesson\n---\nOutput.\n" },
+    ]);
+    expect(result.code, result.output).toBe(0);
+    expect(existsSync(path.join(copy, "_site/rdma101/labs"))).toBe(false);
   });
 });
 

@@ -39,6 +39,18 @@ describe("feeds", () => {
     checkAtom("/feed.xml", postUrls(), ".post-body");
   });
 
+  it("every language has Atom, RSS and JSON feeds of its own posts, valid even before it has any", () => {
+    for (const [prefix, lang] of [["/", "en"], ["/zh/", "zh-CN"]] as const) {
+      const posts = [...loadPage(`${prefix}archives/`).querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
+      const atom = xml(`${prefix}feed.xml`);
+      expect(atom.documentElement.getAttribute("xml:lang")).toBe(lang);
+      for (const selector of ["feed > title", "feed > id", "feed > updated", "feed > author > name", 'feed > link[rel="self"]']) expect(atom.querySelector(selector)?.textContent || atom.querySelector(selector)?.getAttribute("href"), selector).toBeTruthy();
+      expect([...atom.querySelectorAll("entry > link")].map((l) => l.getAttribute("href")!.slice(BASE.length))).toEqual(posts.slice(0, 20));
+      expect(xml(`${prefix}index.xml`).querySelectorAll("item")).toHaveLength(Math.min(20, posts.length));
+      expect(JSON.parse(readFileSync(fileFor(`${prefix}feed.json`), "utf8")).items).toHaveLength(Math.min(20, posts.length));
+    }
+  });
+
   it("the course's Atom feed: every lesson, in full", () => {
     const lessons = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
     expect(lessons.length).toBeGreaterThan(10);
@@ -102,8 +114,9 @@ describe("feeds", () => {
   });
 
   it("every page offers the feeds for autodiscovery; sitemap and robots point the way", async () => {
-    const feedsOf = (url: string) => [...loadPage(url).querySelectorAll('link[rel="alternate"]')].map((l) => l.getAttribute("href"));
+    const feedsOf = (url: string) => [...loadPage(url).querySelectorAll('link[rel="alternate"][type]')].map((l) => l.getAttribute("href"));
     for (const url of ["/", "/posts/", postUrls()[0]!, "/subscribe/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json"]);
+    for (const url of ["/zh/", "/zh/posts/", "/zh/subscribe/"]) expect(feedsOf(url)).toEqual(["/zh/feed.xml", "/zh/index.xml", "/zh/feed.json"]);
     // Course pages offer the course's own feed as well.
     for (const url of ["/rdma101/", "/rdma101/glossary/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json", "/rdma101/feed.xml"]);
     // The subscribe page, linked from every footer, names every feed by its full address.

@@ -12,11 +12,11 @@ export interface BuildResult {
   outDir: string;
 }
 
-export function build(options: { cwd?: string; outDir: string; env?: Record<string, string> }): Promise<BuildResult> {
+export function build(options: { cwd?: string; outDir: string; env?: Record<string, string>; args?: string[] }): Promise<BuildResult> {
   const cwd = options.cwd ?? projectRoot;
   const eleventy = path.join(cwd, "node_modules/@11ty/eleventy/cmd.cjs");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", eleventy, "--config=.eleventy.ts", `--output=${options.outDir}`, "--quiet"], {
+    const child = spawn(process.execPath, ["--import", "tsx", eleventy, "--config=.eleventy.ts", `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
       cwd,
       env: { ...process.env, ELEVENTY_ENV: "production", ...options.env },
     });
