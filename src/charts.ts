@@ -4,8 +4,10 @@
 // given as a table, and the text alternative can be derived from them.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { Directive } from "./directives.ts";
+import { figureHtml } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
-import type { ChartSpec } from "./schemas.ts";
+import { chartSchema, type ChartSpec } from "./schemas.ts";
 import { contentError } from "./validation.ts";
 
 /** A data file as read: column names and rows of text, each with the file line it came from. */
@@ -119,11 +121,10 @@ export function parseJson(source: string, file: string): DataTable {
   return { file, columns, rows };
 }
 
-/** Reads a data file beside the page; `shown` is how messages name it. */
-export function readDataFile(filePath: string, shown: string): DataTable {
-  if (!existsSync(filePath)) throw fail(shown, "(file)", "no such file beside the page");
-  const source = readFileSync(filePath, "utf8");
-  return path.extname(filePath) === ".json" ? parseJson(source, shown) : parseCsv(source, shown);
+/** Reads a data file (a project-relative path, which is also how messages name it). */
+export function readDataFile(file: string): DataTable {
+  const source = readFileSync(file, "utf8");
+  return path.extname(file) === ".json" ? parseJson(source, file) : parseCsv(source, file);
 }
 
 /** Where a row is, as an author finds it: a CSV line, or a JSON record index. */
@@ -361,3 +362,16 @@ export function chartTable(spec: ChartSpec, series: Series[]): string {
     .join("\n");
   return `<details class="chart-data"><summary>The data: ${escapeHtml(spec.title)}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="Data: ${escapeHtml(spec.title)}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div></details>`;
 }
+
+export const chartDirective: Directive<typeof chartSchema> = {
+  schema: chartSchema,
+  render(spec, { file, line }) {
+    const where = `${file}:${line}`;
+    const data = path.posix.join(path.posix.dirname(file), spec.data);
+    if (!existsSync(data)) throw fail(where, "chart.data", `no such file beside the page (${data})`);
+    const series = chartSeries(spec, readDataFile(data), where);
+    const alt = spec.alt ?? describeChart(spec, series);
+    const name = path.basename(spec.data, path.extname(spec.data));
+    return figureHtml(chartSvg(spec, series, alt), name, spec.caption, chartTable(spec, series));
+  },
+};

@@ -13,6 +13,7 @@
 import type { z } from "zod";
 import { readYaml } from "./data.ts";
 import { validate } from "./validation.ts";
+import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
 
@@ -30,6 +31,7 @@ export interface Directive<S extends z.ZodType = z.ZodType> {
 export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
+  chart: chartDirective,
 };
 
 /** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */
