@@ -236,6 +236,22 @@ function marker(shape: string, x: number, y: number): string {
 /** Approximate width of a label at 14 units, enough to lay out a legend. */
 const textWidth = (s: string) => s.length * 7.6;
 
+/** Splits text into at most `max` lines of about `chars` characters, at spaces. */
+export function wrapText(text: string, chars: number, max = 2): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    const last = lines.at(-1);
+    if (last !== undefined && (last + " " + word).length <= chars) lines[lines.length - 1] = `${last} ${word}`;
+    else if (lines.length < max) lines.push(word);
+    else lines[lines.length - 1] = `${last} ${word}`;
+  }
+  return lines;
+}
+
+/** Text on several lines, as <tspan>s under one <text>. */
+const multiline = (lines: string[], x: number, lineHeight: number) =>
+  lines.map((line, i) => `<tspan x="${x}"${i ? ` dy="${lineHeight}"` : ""}>${escapeHtml(line)}</tspan>`).join("");
+
 /** Lays legend entries out in rows that fit the drawing; returns each entry's position. */
 function legendLayout(labels: string[], top: number): { x: number; y: number }[] {
   const positions: { x: number; y: number }[] = [];
@@ -255,15 +271,18 @@ function legendLayout(labels: string[], top: number): { x: number; y: number }[]
 
 /** The chart as an SVG drawing; `alt` becomes its accessible name. */
 export function chartSvg(spec: ChartSpec, series: Series[], alt: string): string {
+  // A long title takes a second line, and the plot moves down to make room.
+  const titleLines = wrapText(spec.title, 68);
+  const top = PLOT.top + (titleLines.length - 1) * 20;
   const right = W - PLOT.right;
-  const bottom = PLOT.top + PLOT.height;
+  const bottom = top + PLOT.height;
   const values = series.flatMap((s) => s.points.map((p) => p.y));
   const yTicks = niceTicks(Math.min(0, ...values), Math.max(...values));
   const [yLow, yHigh] = [yTicks[0]!, yTicks.at(-1)!];
   const yStep = yTicks[1]! - yTicks[0]!;
   const yPos = (v: number) => round(bottom - ((v - yLow) / (yHigh - yLow)) * PLOT.height);
   const parts: string[] = [];
-  parts.push(`<text x="${PLOT.left}" y="24" font-size="16" font-weight="bold" fill="currentColor">${escapeHtml(spec.title)}</text>`);
+  parts.push(`<text x="${PLOT.left}" y="24" font-size="16" font-weight="bold" fill="currentColor">${multiline(titleLines, PLOT.left, 20)}</text>`);
   // Grid and y axis.
   parts.push(`<g class="muted" stroke="currentColor" stroke-width="0.6">`);
   for (const t of yTicks) parts.push(`<line x1="${PLOT.left}" y1="${yPos(t)}" x2="${right}" y2="${yPos(t)}"${t === yLow ? "" : ' stroke-dasharray="2 4"'}/>`);
@@ -271,10 +290,14 @@ export function chartSvg(spec: ChartSpec, series: Series[], alt: string): string
   for (const t of yTicks) parts.push(`<text x="${PLOT.left - 8}" y="${yPos(t) + 4}">${formatTick(t, yStep)}</text>`);
   parts.push("</g>");
   const yLabel = spec["y-label"] ?? spec.y.join(", ");
-  parts.push(`<text transform="translate(18 ${PLOT.top + PLOT.height / 2}) rotate(-90)" text-anchor="middle" font-size="14" fill="currentColor">${escapeHtml(yLabel)}</text>`);
-  // X axis and the data.
+  parts.push(`<text transform="translate(18 ${top + PLOT.height / 2}) rotate(-90)" text-anchor="middle" font-size="14" fill="currentColor">${escapeHtml(yLabel)}</text>`);
+  // X axis and the data. Bar categories may take up to three lines; the axis label then sits lower.
+  const categories = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))];
+  const band = (right - PLOT.left) / categories.length;
+  const categoryLabels = categories.map((c) => wrapText(c, Math.max(6, Math.floor(band / 7.6)), 3));
+  const axisGap = spec.type === "bar" ? (Math.max(...categoryLabels.map((l) => l.length)) - 1) * 16 : 0;
   const xLabel = spec["x-label"] ?? spec.x;
-  parts.push(`<text x="${(PLOT.left + right) / 2}" y="${bottom + 46}" text-anchor="middle" font-size="14" fill="currentColor">${escapeHtml(xLabel)}</text>`);
+  parts.push(`<text x="${(PLOT.left + right) / 2}" y="${bottom + 46 + axisGap}" text-anchor="middle" font-size="14" fill="currentColor">${escapeHtml(xLabel)}</text>`);
   if (spec.type === "line") {
     const xs = series.flatMap((s) => s.points.map((p) => Number(p.x)));
     const xTicks = niceTicks(Math.min(0, ...xs), Math.max(...xs), 6);
@@ -293,28 +316,29 @@ export function chartSvg(spec: ChartSpec, series: Series[], alt: string): string
       parts.push("</g>");
     });
   } else {
-    const categories = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))];
-    const band = (right - PLOT.left) / categories.length;
     const barWidth = (band * 0.7) / series.length;
     parts.push(`<g font-size="13" text-anchor="middle" fill="currentColor">`);
-    categories.forEach((c, i) => parts.push(`<text x="${round(PLOT.left + band * (i + 0.5))}" y="${bottom + 20}">${escapeHtml(c)}</text>`));
+    categoryLabels.forEach((lines, i) => {
+      const x = round(PLOT.left + band * (i + 0.5));
+      parts.push(`<text x="${x}" y="${bottom + 20}">${multiline(lines, x, 16)}</text>`);
+    });
     parts.push("</g>");
     series.forEach((s, i) => {
       const style = STYLES[i]!;
       parts.push(`<g${style.cls ? ` class="${style.cls}"` : ""} stroke="currentColor" fill="${style.bar === "solid" ? "currentColor" : "none"}">`);
       for (const p of s.points) {
         const x = round(PLOT.left + band * categories.indexOf(p.x) + band * 0.15 + barWidth * i);
-        const top = Math.min(yPos(p.y), yPos(0));
-        parts.push(`<rect x="${x}" y="${top}" width="${round(barWidth - 2)}" height="${round(Math.abs(yPos(0) - yPos(p.y)))}" stroke-width="1.5"/>`);
-        parts.push(`<text x="${round(x + barWidth / 2 - 1)}" y="${top - 6}" font-size="13" text-anchor="middle" fill="currentColor" stroke="none">${escapeHtml(p.text)}</text>`);
+        const barTop = Math.min(yPos(p.y), yPos(0));
+        parts.push(`<rect x="${x}" y="${barTop}" width="${round(barWidth - 2)}" height="${round(Math.abs(yPos(0) - yPos(p.y)))}" stroke-width="1.5"/>`);
+        parts.push(`<text x="${round(x + barWidth / 2 - 1)}" y="${barTop - 6}" font-size="13" text-anchor="middle" fill="currentColor" stroke="none">${escapeHtml(p.text)}</text>`);
       }
       parts.push("</g>");
     });
   }
   // Legend, when there is more than one series.
-  let height = bottom + 62;
+  let height = bottom + 62 + axisGap;
   if (series.length > 1) {
-    const positions = legendLayout(series.map((s) => s.label), bottom + 76);
+    const positions = legendLayout(series.map((s) => s.label), bottom + 76 + axisGap);
     series.forEach((s, i) => {
       const style = STYLES[i]!;
       const { x, y } = positions[i]!;

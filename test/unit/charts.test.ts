@@ -180,6 +180,16 @@ describe("the drawing", () => {
     expect([...dom.querySelectorAll("text")].map((t) => t.textContent)).toEqual(expect.arrayContaining(["Baseline", "Early", "4183", "3771"]));
   });
 
+  it("wraps long titles and bar labels onto a second line instead of running past the edge", () => {
+    const long = "A title long enough that it cannot possibly fit on one line of a chart of this width at all";
+    const barSpec = spec({ type: "bar", x: "policy", y: "n", title: long });
+    const table = parseCsv("policy,n\nEarly rejection based on a prediction of decoding load,1\nb,2\nc,3\nd,4\n", "d.csv");
+    const dom = svgDom(chartSvg(barSpec, chartSeries(barSpec, table, "p.md"), "alt"));
+    const lines = [...dom.querySelectorAll("text")].map((t) => [...t.querySelectorAll("tspan")].map((span) => span.textContent!)).filter((l) => l.length > 1);
+    expect(lines.map((l) => l.join(" "))).toEqual([long, "Early rejection based on a prediction of decoding load"]);
+    for (const line of lines.flat()) expect(line.length).toBeLessThanOrEqual(68);
+  });
+
   it("gives the numbers as a table, one row per x value, values as written", () => {
     const html = chartTable(lineSpec, series);
     const doc = new JSDOM(html).window.document;
