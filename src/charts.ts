@@ -396,6 +396,7 @@ export const chartDirective: Directive<typeof chartSchema> = {
     const series = chartSeries(spec, readDataFile(data), where);
     const alt = spec.alt ?? describeChart(spec, series);
     const name = path.basename(spec.data, path.extname(spec.data));
-    return figureHtml(chartSvg(spec, series, alt), name, spec.caption, chartTable(spec, series));
+    // The table follows the figure: a figcaption must be a figure's first or last child.
+    return `${figureHtml(chartSvg(spec, series, alt), name, spec.caption)}${chartTable(spec, series)}\n`;
   },
 };

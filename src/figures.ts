@@ -73,9 +73,9 @@ const published = new Map<string, string>();
 
 /**
  * A drawing as a numbered figure: its standalone copy is published under `name`, and the page gets
- * the inline SVG in a scroller, the caption, and whatever `after` adds (a chart's data table).
+ * the inline SVG in a scroller, with the caption.
  */
-export function figureHtml(svg: string, name: string, caption: string, after = ""): string {
+export function figureHtml(svg: string, name: string, caption: string): string {
   const hash = createHash("sha256").update(svg).digest("hex").slice(0, 8);
   const url = `${FIGURE_URL}${name}-${hash}.svg`;
   published.set(url, standaloneSvg(svg));
@@ -84,7 +84,7 @@ export function figureHtml(svg: string, name: string, caption: string, after = "
   const captionId = `figure-${name}-${hash}`;
   const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
   const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
-  return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption>${after}</figure>\n`;
+  return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;
 }
 
 export const figureDirective: Directive<typeof figureSchema> = {

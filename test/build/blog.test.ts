@@ -116,7 +116,9 @@ describe("blog engine (fixture build)", () => {
     // No alt in the directive: the text alternative is derived from the data.
     expect(svg.getAttribute("aria-label")).toBe("Line chart: Fixture throughput. read, write by threads. read: 2.5 at 1, 20 at 8; write: 2 at 1, 16 at 8.");
     expect(svg.querySelectorAll("polyline")).toHaveLength(2);
-    const rows = [...figure.querySelectorAll("details.chart-data tbody tr")].map((tr) => [...tr.children].map(text));
+    const table = figure.nextElementSibling!;
+    expect(table.matches("details.chart-data")).toBe(true);
+    const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map(text));
     expect(rows).toEqual([
       ["1", "2.5", "2"],
       ["8", "20", "16"],
