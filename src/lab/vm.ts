@@ -61,6 +61,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
     "quiet",
     "loglevel=1",
     "panic=-1",
+    "mitigations=off", // the VM runs only the course's programs
     setting("lab_mode", console.kind === "terminal" ? "shell" : "agent"),
     setting("lab_ip", `${vmAddress(vm.index)}/${PREFIX_LENGTH}`),
     setting("lab_cwd", vm.cwd),
@@ -68,7 +69,8 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
   ];
   const args = [
     "-machine", "pc,accel=tcg",
-    "-cpu", "max",
+    // The plainest CPU model: nothing to emulate that the lab does not use.
+    "-cpu", "qemu64",
     "-smp", String(vm.cpus ?? 1),
     "-m", "1024",
     "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
