@@ -16,6 +16,7 @@ import { validate } from "./validation.ts";
 import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
+import { transcriptDirective } from "./transcripts.ts";
 
 /** Where a directive sits: the page's project-relative path and the fence's first line (1-based). */
 export interface DirectiveContext {
@@ -32,6 +33,7 @@ export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
   chart: chartDirective,
+  transcript: transcriptDirective,
 };
 
 /** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */
