@@ -11,26 +11,38 @@ import { contentError, relativeFile } from "./validation.ts";
 export const EXAMPLES_DIR = "posts/rdma101/examples";
 export const EXAMPLES_URL = "/rdma101/examples/";
 
-export const buildCommand = (name: string): string =>
-  `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} -libverbs`;
+/** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
+export const HELPERS = "course.c";
+
+/**
+ * How to build a program: with course.c when it includes course.h, with librdmacm when it uses
+ * rdma_cm. The helper files themselves are not programs and have no command.
+ */
+export function buildCommand(name: string): string | undefined {
+  if (!name.endsWith(".c") || name === HELPERS) return undefined;
+  const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
+  const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
+  const libraries = ["-libverbs", ...(source.includes("#include <rdma/rdma_cma.h>") ? ["-lrdmacm"] : [])];
+  return `gcc -std=c11 -Wall -Wextra -O2 ${files.join(" ")} -o ${name.replace(/\.c$/, "")} ${libraries.join(" ")}`;
+}
 
 export function exampleHtml(name: string, page: string): string {
   const file = path.join(EXAMPLES_DIR, name);
-  if (!/^[a-z0-9_]+\.c$/.test(name) || !existsSync(file)) {
+  if (!/^[a-z0-9_]+\.[ch]$/.test(name) || !existsSync(file)) {
     throw contentError([`${relativeFile(page)}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
   }
   const { html } = highlightCode(readFileSync(file, "utf8"), "c");
   // Markdown ends an HTML block at a blank line: an empty span keeps the program's blank lines
   // inside the block without changing the text a reader sees or copies.
   const code = html.replace(/\n(?=\n)/g, "\n<span></span>");
-  const caption =
-    `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>` +
-    ` · Build: <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
+  const build = buildCommand(name);
+  const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
+  const caption = `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a> · ${how}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
 export default function examples(config: UserConfig): void {
-  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.c`]: EXAMPLES_URL });
+  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.{c,h}`]: EXAMPLES_URL });
   config.addShortcode("example", function (this: { page: { inputPath: string } }, name: string) {
     return exampleHtml(name, this.page.inputPath);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exampleHtml } from "../../src/examples.ts";
+import { buildCommand, exampleHtml } from "../../src/examples.ts";
 
 describe("examples", () => {
   it("includes a real program with its path, build command and download link", () => {
@@ -9,6 +9,12 @@ describe("examples", () => {
     expect(html).toContain("ibv_get_device_list");
     // No blank line may end Markdown's HTML block inside the program.
     expect(html).not.toMatch(/\n\s*\n/);
+  });
+
+  it("builds a program that includes course.h with course.c, and gives the helpers no command of their own", () => {
+    expect(buildCommand("memory_region.c")).toBe("gcc -std=c11 -Wall -Wextra -O2 memory_region.c course.c -o memory_region -libverbs");
+    expect(buildCommand("course.c")).toBeUndefined();
+    expect(exampleHtml("course.h", "posts/rdma101/x.md")).toContain("Built into every program that includes <code>course.h</code>");
   });
 
   it("names the page when a program does not exist", () => {
