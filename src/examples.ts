@@ -1,12 +1,14 @@
-// Complete RDMA 101 programs: real C files in posts/rdma101/examples/, included into lessons with
-// {% example "name.c" %} (one source of truth, compiled and run by the tests) and published for
+// Complete RDMA 101 programs: real C files in posts/rdma101/examples/, placed in lessons with the
+// `example` directive (one source of truth, compiled and run by the tests) and published for
 // download at /rdma101/examples/.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
+import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { exampleSchema } from "./schemas.ts";
+import { contentError } from "./validation.ts";
 
 export const EXAMPLES_DIR = "posts/rdma101/examples";
 export const EXAMPLES_URL = "/rdma101/examples/";
@@ -29,21 +31,20 @@ export function buildCommand(name: string): string | undefined {
 export function exampleHtml(name: string, page: string): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!/^[a-z0-9_]+\.[ch]$/.test(name) || !existsSync(file)) {
-    throw contentError([`${relativeFile(page)}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
+    throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
   }
-  const { html } = highlightCode(readFileSync(file, "utf8"), "c");
-  // Markdown ends an HTML block at a blank line: an empty span keeps the program's blank lines
-  // inside the block without changing the text a reader sees or copies.
-  const code = html.replace(/\n(?=\n)/g, "\n<span></span>");
+  const { html: code } = highlightCode(readFileSync(file, "utf8"), "c");
   const build = buildCommand(name);
   const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
   const caption = `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a> · ${how}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
+export const exampleDirective: Directive<typeof exampleSchema> = {
+  schema: exampleSchema,
+  render: ({ file }, where) => exampleHtml(file, `${where.file}:${where.line}`),
+};
+
 export default function examples(config: UserConfig): void {
   config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.{c,h}`]: EXAMPLES_URL });
-  config.addShortcode("example", function (this: { page: { inputPath: string } }, name: string) {
-    return exampleHtml(name, this.page.inputPath);
-  });
 }
