@@ -56,7 +56,8 @@ static uint64_t atomic_op(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *m
 		exit(1);
 	}
 	struct ibv_wc wc;
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	return res->old; /* valid only now, after the completion */
 }
 
@@ -99,8 +100,10 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	if (ibv_post_send(qp, &read, &bad_wr))
 		die("ibv_post_send (READ + release)");
 	struct ibv_wc wc;
-	wait_completion(cq, &wc);
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("READ under the lock: \"%s\"\n", res->record);
 	printf("compare-and-swap 0x%x -> 0 (fenced): found 0x%" PRIx64 ", %s\n", MY_ID, res->old,
 	       res->old == MY_ID ? "lock released" : "we did not hold it");
@@ -109,7 +112,7 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 
 	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
 		switch (opt) {
@@ -124,7 +127,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_device_attr dev_attr;
 	if (ibv_query_device(ctx, &dev_attr))
 		die("ibv_query_device");
@@ -160,15 +163,13 @@ int main(int argc, char **argv)
 	if (!qp)
 		die("ibv_create_qp");
 
-	qp_to_init(qp, 1, host ? 0 : IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ);
+	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ);
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)buf;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1); /* atomics count against the read depth too */
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer); /* atomics count against the read depth too */
 	tcp_barrier(sock);
 
 	if (host)

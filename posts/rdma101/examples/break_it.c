@@ -19,10 +19,12 @@
  *        ./break_it -m MODE [-d DEV] [-g GID] [-p PORT] HOST    client
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "course.h"
@@ -34,16 +36,21 @@ enum { WR_BAD = 1, WR_BEHIND = 2 };
 
 static const char *what[] = { [WR_BAD] = "the request we broke", [WR_BEHIND] = "the SEND behind it" };
 
-/* Poll until n completions have arrived, printing each; no busy loop forever. */
+/* Poll until n completions have arrived, printing each, for 20 seconds at most. */
 static void report(struct ibv_cq *cq, int n, const char *queue)
 {
+	time_t deadline = time(NULL) + 20;
+
 	for (int got = 0; got < n;) {
 		struct ibv_wc wc;
 		int k = ibv_poll_cq(cq, 1, &wc);
 		if (k < 0)
 			die("ibv_poll_cq");
-		if (k == 0)
+		if (k == 0) {
+			if (time(NULL) > deadline)
+				die_rc("no completion within 20 seconds", ETIMEDOUT);
 			continue;
+		}
 		got++;
 		/* On error only wr_id, status, qp_num and vendor_err are valid. */
 		if (queue[0] == 's')
@@ -103,7 +110,7 @@ static void client(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq, st
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *mode = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 
 	while ((opt = getopt(argc, argv, "m:d:g:p:")) != -1) {
 		switch (opt) {
@@ -114,16 +121,16 @@ int main(int argc, char **argv)
 		default: mode = NULL; optind = argc + 1; break;
 		}
 	}
+	const char *host = optind < argc ? argv[optind] : NULL;
+
+	struct ibv_context *ctx = open_device(dev); /* the device first, as always */
 	if (!mode || (strcmp(mode, "rkey") && strcmp(mode, "local") && strcmp(mode, "rnr") &&
 		      strcmp(mode, "vanish"))) {
 		fprintf(stderr, "usage: %s -m rkey|local|rnr|vanish [-d DEV] [-g GID] [-p PORT] [HOST]\n",
 			argv[0]);
 		return 1;
 	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
@@ -148,7 +155,7 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
-	qp_to_init(qp, 1, IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 
 	int server_recvs = host || strcmp(mode, "rnr") ? RECVS : 0;
 	if (host && !strcmp(mode, "local"))
@@ -165,12 +172,10 @@ int main(int argc, char **argv)
 
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)buf;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
 
 	if (!host && !strcmp(mode, "vanish")) {

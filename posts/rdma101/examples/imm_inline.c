@@ -49,7 +49,8 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	if (post_send(qp, &w1))
 		die("ibv_post_send (inline SEND with immediate)");
 	memset(hello, 'X', sizeof(hello) - 1); /* allowed: the data was copied */
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("1: inline SEND with immediate 1: completed\n");
 
 	/* 2: WRITE with immediate; the immediate says how many bytes. */
@@ -63,7 +64,8 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	};
 	if (post_send(qp, &w2))
 		die("ibv_post_send (WRITE with immediate)");
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("2: RDMA WRITE with immediate %zu: completed\n", sizeof(WRITE_TEXT));
 
 	/* 3: no payload at all: the immediate is the whole message. */
@@ -74,7 +76,8 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	};
 	if (post_send(qp, &w3))
 		die("ibv_post_send (empty SEND with immediate)");
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("3: SEND with immediate 0xc0ffee and no payload: completed\n");
 
 	/* 4: one byte more than the QP allows inline: refused at post time. */
@@ -98,7 +101,8 @@ static void server(struct ibv_cq *cq, struct ibv_mr *recv_mr, const char *expose
 {
 	for (int i = 0; i < RECVS; i++) {
 		struct ibv_wc wc;
-		wait_completion(cq, &wc);
+		if (wait_completion(cq, &wc))
+			exit(1);
 		uint32_t imm = (wc.wc_flags & IBV_WC_WITH_IMM) ? ntohl(wc.imm_data) : 0;
 		if (wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM)
 			printf("RECV_RDMA_WITH_IMM: imm %" PRIu32 ", buffer holds \"%s\"\n", imm, exposed);
@@ -112,7 +116,7 @@ static void server(struct ibv_cq *cq, struct ibv_mr *recv_mr, const char *expose
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 
 	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
 		switch (opt) {
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
@@ -155,7 +159,7 @@ int main(int argc, char **argv)
 	printf("max_inline_data: asked for %d, granted %" PRIu32 "\n", WANT_INLINE,
 	       init.cap.max_inline_data);
 
-	qp_to_init(qp, 1, IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
 	if (!host) {
 		for (int i = 0; i < RECVS; i++) {
 			struct ibv_sge sge = { .addr = (uintptr_t)slots + (uint64_t)i * SLOT_SIZE,
@@ -167,12 +171,10 @@ int main(int argc, char **argv)
 	}
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)exposed;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
 
 	if (host)

@@ -63,7 +63,8 @@ static void overflow(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 	if (!rc || !bad_wr || bad_wr->wr_id != depth)
 		exit(1);
 	struct ibv_wc wc;
-	wait_completion(cq, &wc); /* retires all `depth` posted requests */
+	if (wait_completion(cq, &wc))
+		exit(1); /* retires all `depth` posted requests */
 	free(wr);
 }
 
@@ -105,7 +106,7 @@ static double run(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 	uint64_t count = 2000;
 	uint32_t size = 4096;
 
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
@@ -149,15 +150,13 @@ int main(int argc, char **argv)
 	if (!qp)
 		die("ibv_create_qp");
 
-	qp_to_init(qp, 1, IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)buf;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
 
 	if (host) {

@@ -3,8 +3,8 @@
  *
  * The server exposes a buffer and does nothing else. The client
  *   1. chooses its read depth from its device's limit and the peer's;
- *   2. posts READS reads of CHUNK bytes each in one call, more than the depth
- *      allows at once, and checks every byte that came back;
+ *   2. posts READS reads of CHUNK bytes each in one call, twice what the
+ *      depth allows at once, and checks every byte that came back;
  *   3. posts a READ of a mailbox followed by a fenced RDMA WRITE that
  *      overwrites the same bytes: the fence guarantees that the READ returns
  *      the old contents;
@@ -15,6 +15,7 @@
  *        ./read_fence [-d DEV] [-g GID] [-p PORT] HOST    client
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 
 #include "course.h"
 
-#define READS 8
+#define READS 32
 #define CHUNK 4096
 #define MAILBOX 64                    /* the first bytes of the buffer */
 #define BUF_SIZE (MAILBOX + READS * CHUNK)
@@ -66,13 +67,14 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	}
 	post(qp, wr);
 	for (int i = 0; i < READS; i++)
-		wait_completion(cq, &wc);
+		if (wait_completion(cq, &wc))
+			exit(1);
 	for (size_t off = MAILBOX; off < BUF_SIZE; off++)
 		if (local[off] != (char)('a' + off % 26)) {
 			printf("byte %zu differs after the READs\n", off);
 			exit(1);
 		}
-	printf("%d READs of %d bytes posted at once with depth %u: all completed, data matches\n",
+	printf("%d READs of %d bytes in one post, depth %u: all completed, data matches\n",
 	       READS, CHUNK, depth);
 
 	/* 3: READ the mailbox, then overwrite it with a fenced WRITE. */
@@ -85,22 +87,25 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	write.send_flags |= IBV_SEND_FENCE; /* wait for the READ before starting */
 	read.next = &write;
 	post(qp, &read);
-	wait_completion(cq, &wc);
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("READ, then fenced WRITE of \"new\": the READ returned \"%s\"\n", got);
 
 	/* 4: the WRITE has completed, so a new READ must see it. */
 	memset(got, 0, MAILBOX / 2);
 	struct ibv_send_wr again = rdma_wr(IBV_WR_RDMA_READ, &rs, peer->addr, peer->rkey, 102);
 	post(qp, &again);
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	printf("READ after the WRITE completed returned \"%s\"\n", got);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 
 	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
 		switch (opt) {
@@ -115,7 +120,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_device_attr dev_attr;
 	if (ibv_query_device(ctx, &dev_attr))
 		die("ibv_query_device");
@@ -150,26 +155,23 @@ int main(int argc, char **argv)
 	if (!qp)
 		die("ibv_create_qp");
 
-	qp_to_init(qp, 1, host ? 0 : IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)buf;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
 
-	/* 1: our READs in flight: our device's limit, and no more than the peer serves. */
+	/* 1: our READs in flight: our device's limit, and no more than the peer
+	 * serves. qp_to_rts() applies exactly this rule. */
 	int depth = dev_attr.max_qp_init_rd_atom < peer.rd_atomic ? dev_attr.max_qp_init_rd_atom
 								   : peer.rd_atomic;
-	if (depth > 4)
-		depth = 4; /* fewer than READS, so that some READs must wait */
 	if (depth < 1)
-		die("no READs allowed: a device limit is 0");
+		die_rc("no READs allowed: a depth limit is 0", EINVAL);
 	if (host)
-		printf("read depth: device allows %d, peer serves %u, using %d\n",
-		       dev_attr.max_qp_init_rd_atom, peer.rd_atomic, depth);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, (uint8_t)depth);
+		printf("read depth %d: our device allows %d, the peer serves %u\n", depth,
+		       dev_attr.max_qp_init_rd_atom, (unsigned)peer.rd_atomic);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
 
 	if (host)

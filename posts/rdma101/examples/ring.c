@@ -49,7 +49,8 @@ static void post(struct ibv_qp *qp, struct ibv_send_wr *wr)
 static uint32_t next_imm(struct ibv_cq *cq)
 {
 	struct ibv_wc wc;
-	wait_completion(cq, &wc);
+	if (wait_completion(cq, &wc))
+		exit(1);
 	return ntohl(wc.imm_data);
 }
 
@@ -90,14 +91,16 @@ static void client(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq,
 		 * the previous WRITE from it completed: wait for that first. */
 		if (seq >= SLOTS) {
 			struct ibv_wc wc;
-			wait_completion(scq, &wc);
+			if (wait_completion(scq, &wc))
+				exit(1);
 		}
 		write_record(qp, mr, peer, seq);
 		printf("record %" PRIu32 " -> slot %" PRIu32 "\n", seq, seq % SLOTS);
 	}
 	for (uint32_t i = 0; i < (records < SLOTS ? records : SLOTS); i++) {
 		struct ibv_wc wc;
-		wait_completion(scq, &wc); /* the last notifications */
+		if (wait_completion(scq, &wc))
+			exit(1); /* the last notifications */
 	}
 	while (consumed < records) {
 		consumed = next_imm(rcq);
@@ -125,7 +128,8 @@ static void server(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq,
 		};
 		post(qp, &credit);
 		struct ibv_wc wc;
-		wait_completion(scq, &wc);
+		if (wait_completion(scq, &wc))
+			exit(1);
 	}
 	printf("consumed %" PRIu32 " records\n", records);
 }
@@ -133,7 +137,7 @@ static void server(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq,
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
 	uint32_t records = 12;
 
 	while ((opt = getopt(argc, argv, "n:d:g:p:")) != -1) {
@@ -150,7 +154,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
@@ -175,18 +179,16 @@ int main(int argc, char **argv)
 	if (!qp)
 		die("ibv_create_qp");
 
-	qp_to_init(qp, 1, host ? 0 : IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_WRITE);
 	for (int i = 0; i < SLOTS; i++)
 		post_notice_recv(qp); /* notices (server) or credits (client) */
 
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
-	me.addr = (uintptr_t)ring;
-	me.rkey = mr->rkey;
+	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
 	if (host) {
 		/* The server needs to know how many records to expect. */

@@ -89,7 +89,7 @@ static void send_message(struct ibv_qp *qp, struct ibv_mr *mr, int i)
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = 18515, no_recv = 0, opt;
+	int gid_arg = -1, port = COURSE_TCP_PORT, no_recv = 0, opt;
 
 	while ((opt = getopt(argc, argv, "rd:g:p:")) != -1) {
 		switch (opt) {
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	const char *host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, 1, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 	if (!qp)
 		die("ibv_create_qp");
 
-	qp_to_init(qp, 1, 0);
+	qp_to_init(qp, COURSE_IB_PORT, 0);
 	if (!host && !no_recv)
 		post_slots(qp, mr); /* before the peer can possibly send */
 	if (!host && no_recv)
@@ -136,22 +136,21 @@ int main(int argc, char **argv)
 
 	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
 	struct conn_info me, peer;
-	fill_conn_info(ctx, qp, 1, gid_index, &me);
+	local_info(qp, COURSE_IB_PORT, gid_index, NULL, &me);
 	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, 1, gid_index, &peer);
-	qp_to_rts(qp, me.psn, 1);
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
+	qp_to_rts(qp, &me, &peer);
 	tcp_barrier(sock);
-	printf("connected to QP %" PRIu32 "\n", peer.qpn);
+	print_info("local", &me);
+	print_info("peer ", &peer);
 
 	int failed = 0;
 	if (host) {
 		for (int i = 0; i < MESSAGES && !failed; i++) {
 			struct ibv_wc wc;
 			send_message(qp, mr, i);
-			while (ibv_poll_cq(cq, 1, &wc) == 0)
-				; /* spin: one SEND in flight */
-			if (wc.status != IBV_WC_SUCCESS) {
-				printf("SEND %d failed: %s\n", i, ibv_wc_status_str(wc.status));
+			if (wait_completion(cq, &wc)) { /* it printed the status */
+				printf("SEND %d failed\n", i);
 				failed = 1;
 			} else {
 				printf("SEND %d completed\n", i);
@@ -160,7 +159,8 @@ int main(int argc, char **argv)
 	} else if (!no_recv) {
 		for (int i = 0; i < MESSAGES; i++) {
 			struct ibv_wc wc;
-			wait_completion(cq, &wc);
+			if (wait_completion(cq, &wc))
+				exit(1);
 			const char *msg = buf + wc.wr_id * SLOT_SIZE;
 			printf("slot %" PRIu64 ": %" PRIu32 " bytes: \"%s\"\n", wc.wr_id, wc.byte_len, msg);
 		}
