@@ -189,6 +189,12 @@ static struct note next_message(struct pingpong *c)
 	if (wc.status != IBV_WC_SUCCESS) {
 		fprintf(stderr, "receive %" PRIu64 ": %s (%s)\n", wc.wr_id,
 			wc_status_name(wc.status), ibv_wc_status_str(wc.status));
+		/* A flushed receive is a consequence: the cause is usually a
+		 * failed send, waiting unpolled in the send CQ. Show it. */
+		while (ibv_poll_cq(c->send_cq, 1, &wc) > 0)
+			if (wc.status != IBV_WC_SUCCESS && wc.status != IBV_WC_WR_FLUSH_ERR)
+				fprintf(stderr, "send: %s (%s)\n", wc_status_name(wc.status),
+					ibv_wc_status_str(wc.status));
 		exit(1);
 	}
 	struct note note = c->priv->notes[wc.wr_id];
