@@ -18,7 +18,7 @@ import security from "./src/security.ts";
 export default function (config: UserConfig) {
   config.addPlugin(data); // _data/: YAML and BibTeX, validated
   config.addPlugin(markdown); // Markdown: anchors, code, math, callouts, numbered tables
-  config.addPlugin(figures); // {% figure %}: inline SVG diagrams
+  config.addPlugin(figures); // the figure directive: inline SVG diagrams, copies for feeds
   config.addPlugin(images); // Markdown images → responsive <picture>, alt text required
   config.addPlugin(math); // KaTeX stylesheet and fonts, self-hosted
   config.addPlugin(toc); // tables of contents
@@ -26,7 +26,7 @@ export default function (config: UserConfig) {
   config.addPlugin(blog); // posts/blog/: posts, tags, series, archives
   config.addPlugin(feeds); // Atom, RSS and JSON Feed
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
-  config.addPlugin(examples); // {% example %}: the course's C programs
+  config.addPlugin(examples); // the example directive: the course's C programs, published
   config.addPlugin(filters); // dates and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
@@ -40,6 +40,7 @@ export default function (config: UserConfig) {
 export const config = {
   dir: { input: ".", includes: "_includes", data: "_data", output: "_site" },
   templateFormats: ["njk", "md"],
-  markdownTemplateEngine: "njk",
+  // Markdown is taken literally: rich blocks are directives (src/directives.ts), not template tags.
+  markdownTemplateEngine: false,
   htmlTemplateEngine: "njk",
 };

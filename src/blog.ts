@@ -95,6 +95,7 @@ export function paginate<T>(items: T[], size: number, urlOf: (pageNumber: number
   }));
 }
 
+export const postUrl = (slug: string): string => `/posts/${slug}/`;
 export const postsPageUrl = (n: number): string => (n === 1 ? "/posts/" : `/posts/page/${n}/`);
 export const tagPageUrl = (tag: string) => (n: number): string => (n === 1 ? `/tags/${tag}/` : `/tags/${tag}/page/${n}/`);
 

@@ -220,5 +220,4 @@ export default function course(config: UserConfig): void {
   config.addFilter("lessonNeighbours", lessonNeighbours);
   config.addFilter("lessonByRef", lessonByRef);
   config.addFilter("legacyUrl", legacyUrl);
-  config.addFilter("lessonPermalink", (inputPath: string) => lessonLocation(relativeFile(inputPath)).url);
 }

@@ -1,12 +1,15 @@
-// Figures: an SVG beside the Markdown file, inlined so it follows the page's light and dark
-// themes, with a text alternative and a caption that Markdown numbers (see ./markdown.ts). A copy is
+// Figures (the `figure` directive): an SVG beside the Markdown file, inlined so it follows the
+// page's light and dark themes, with a text alternative and a caption that Markdown numbers (see
+// ./markdown.ts). A copy is
 // also published as a file, which feeds show instead (see ./feeds.ts).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
+import { figureSchema } from "./schemas.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 /** Placeholder the Markdown renderer replaces with "Figure N." in page order. */
@@ -17,7 +20,7 @@ const FORBIDDEN: [RegExp, string][] = [
   [/<style\b/i, "must not contain <style>; use the classes accent, accent-fill, muted and soft"],
   [/\son\w+\s*=/i, "must not contain event handlers"],
   [/\sid\s*=/i, "must not contain id attributes (they would clash once inlined)"],
-  [/<title\b/i, "must not contain <title>; the text alternative is the shortcode's second argument"],
+  [/<title\b/i, "must not contain <title>; the text alternative is the directive's alt"],
   [/\shref\s*=\s*["'](?!#)/i, "must not reference other files"],
 ];
 
@@ -40,7 +43,7 @@ function withFallbackFills(svg: string): string {
 /** Reads an SVG for inlining: checks it, drops comments, the XML prolog and fixed sizes. */
 export function inlineSvg(svgPath: string, alt: string, file: string): string {
   const fail = (reason: string) => contentError([`${file}: figure ${path.basename(svgPath)}: ${reason}`]);
-  if (!alt.trim()) throw fail("needs a text alternative (the second argument)");
+  if (!alt.trim()) throw fail("needs a text alternative (alt)");
   if (!existsSync(svgPath)) throw fail(`no such file beside the page (${relativeFile(svgPath)})`);
   const source = readFileSync(svgPath, "utf8");
   for (const [pattern, reason] of FORBIDDEN) if (pattern.test(source)) throw fail(reason);
@@ -65,23 +68,27 @@ export function standaloneSvg(svg: string): string {
   return `<?xml version="1.0" encoding="utf-8"?>\n${svg.replace(/^<svg\b/, `<svg width="${width}" height="${height}"`)}\n`;
 }
 
-export default function figures(config: UserConfig): void {
-  const published = new Map<string, string>();
-  config.on("eleventy.before", () => published.clear());
-  config.addShortcode("figure", function (this: { page: { inputPath: string } }, name: string, alt: string, caption: string) {
-    const file = relativeFile(this.page.inputPath);
-    if (!caption?.trim()) throw contentError([`${file}: figure ${name}: needs a caption (the third argument)`]);
-    const svg = inlineSvg(path.join(path.dirname(this.page.inputPath), name), alt ?? "", file);
+/** Standalone copies of this build's figures, by URL; written when the build ends. */
+const published = new Map<string, string>();
+
+export const figureDirective: Directive<typeof figureSchema> = {
+  schema: figureSchema,
+  render({ file: name, alt, caption }, { file, line }) {
+    const svg = inlineSvg(path.join(path.dirname(file), name), alt, `${file}:${line}`);
     const base = path.basename(name, ".svg");
     const url = `${FIGURE_URL}${base}-${createHash("sha256").update(svg).digest("hex").slice(0, 8)}.svg`;
     published.set(url, standaloneSvg(svg));
     // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
-    // named by its caption. One line: a blank line would end Markdown's HTML block mid-figure.
+    // named by its caption.
     const captionId = `figure-${base}`;
     const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
     const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
-    return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption.trim())}</figcaption></figure>`;
-  });
+    return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;
+  },
+};
+
+export default function figures(config: UserConfig): void {
+  config.on("eleventy.before", () => published.clear());
   config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
     if (published.size === 0) return;
     await mkdir(path.join(directories.output, FIGURE_URL), { recursive: true });

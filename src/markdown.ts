@@ -1,6 +1,7 @@
 // The Markdown renderer for posts and lessons. Everything is decided at build time: heading ids
 // (not an HTML transform, which would cost most of a large build), code highlighting (Prism), math
 // (KaTeX), callouts, numbered tables and figures, and footnotes.
+import { existsSync, readFileSync } from "node:fs";
 import MarkdownIt, { type PluginWithParams } from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import anchor from "markdown-it-anchor";
@@ -9,6 +10,7 @@ import markdownItFootnote from "markdown-it-footnote";
 import markdownItKatex from "@vscode/markdown-it-katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
+import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -69,31 +71,41 @@ function addContainers(md: MarkdownIt): void {
       return `<figure class="table-figure">\n<figcaption><span class="caption-number">${label}.</span> ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${label}">\n`;
     },
   });
-  // Number tables and figures in the order they appear, once per render (a page is one render).
-  md.core.ruler.push("number-tables-and-figures", (state) => {
+  // Number tables in the order they appear, once per render (a page is one render).
+  md.core.ruler.push("number-tables", (state) => {
     let tables = 0;
-    let figures = 0;
-    for (const token of state.tokens) {
-      if (token.type === "container_table_open") token.meta = { number: ++tables };
-      if (token.type === "html_block" && token.content.includes(FIGURE_NUMBER)) {
-        token.content = token.content.replace(FIGURE_NUMBER, () => `<span class="caption-number">Figure ${++figures}.</span>`);
-      }
-    }
+    for (const token of state.tokens) if (token.type === "container_table_open") token.meta = { number: ++tables };
   });
 }
 
+/** What Eleventy passes a render as its env: the page's data. */
+type RenderEnv = { page?: { inputPath?: string } } | undefined;
+
+/** The page a Markdown render belongs to. */
+export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
+
+/** Lines before a page's Markdown body (its front matter), so directives can name their file line. */
+function bodyOffset(inputPath: string | undefined): number {
+  if (!inputPath || !existsSync(inputPath)) return 0;
+  const frontMatter = readFileSync(inputPath, "utf8").match(/^---[^\n]*\n[\s\S]*?\n---[^\n]*\n/);
+  return frontMatter ? frontMatter[0].split("\n").length - 1 : 0;
+}
+
 function addCodeBlocks(md: MarkdownIt): void {
-  md.renderer.rules.fence = (tokens, idx) => {
+  // Read once per page, and only for pages with a directive.
+  const offsets = new WeakMap<object, number>();
+  md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
+    if (Object.hasOwn(DIRECTIVES, lang)) {
+      let offset = env ? offsets.get(env) : 0;
+      if (offset === undefined) offsets.set(env!, (offset = bodyOffset(env?.page?.inputPath)));
+      return renderDirective(lang, token.content, { file: renderedFile(env), line: offset + (token.map?.[0] ?? 0) + 1 });
+    }
     const { html, label } = highlightCode(token.content, lang);
     return label ? codeBlockHtml({ html, label, name: `${label} code`, lang }) : codeBlockHtml({ html, label: "Text", name: "Code" });
   };
 }
-
-/** The page a Markdown render belongs to (Eleventy passes the page data as the render's env). */
-export const renderedFile = (env: { page?: { inputPath?: string } } | undefined): string =>
-  env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)";
 
 /**
  * KaTeX marks a formula it cannot parse and moves on; the build stops instead, naming the page.
@@ -103,7 +115,7 @@ function checkMath(md: MarkdownIt): void {
   for (const rule of ["math_inline", "math_inline_block", "math_inline_bare_block", "math_block"]) {
     const render = md.renderer.rules[rule];
     if (!render) continue;
-    md.renderer.rules[rule] = (tokens, idx, options, env: { page?: { inputPath?: string } }, self) => {
+    md.renderer.rules[rule] = (tokens, idx, options, env: RenderEnv, self) => {
       const html = render(tokens, idx, options, env, self);
       const error = html.match(/class="katex-error" title="([^"]*)"/);
       // Display math scrolls sideways on narrow screens, so keyboard users must be able to reach it.
@@ -135,6 +147,12 @@ export function createMarkdown(): MarkdownIt {
   addContainers(md);
   addCodeBlocks(md);
   markExternalLinks(md);
+  // Figures come from directives, rendered one by one: number them once the page is whole.
+  const render = md.render.bind(md);
+  md.render = (source, env) => {
+    let figures = 0;
+    return render(source, env).replaceAll(FIGURE_NUMBER, () => `<span class="caption-number">Figure ${++figures}.</span>`);
+  };
   return md;
 }
 

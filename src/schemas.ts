@@ -188,3 +188,15 @@ export type PostData = z.output<typeof postSchema>;
 export type LessonData = z.output<typeof lessonSchema>;
 export type Course = z.output<typeof courseSchema>;
 export type GlossaryTerm = z.output<typeof glossarySchema>[number];
+
+// Directives: fenced blocks with a YAML body (see ./directives.ts).
+export const figureSchema = z.strictObject({
+  file: z.string().regex(/^[\w.-]+\.svg$/, "must be the name of an SVG file beside the page"),
+  alt: text,
+  caption: text,
+});
+export const exampleSchema = z.strictObject({
+  file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
+  /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
+  function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
+});

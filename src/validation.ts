@@ -42,8 +42,8 @@ export function contentError(lines: string[]): ContentError {
 }
 
 /** Parses `value` with `schema`, throwing a ContentError naming `file` and every bad field. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, file: string): z.output<S> {
+export function validate<S extends z.ZodType>(schema: S, value: unknown, file: string, within?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw contentError(formatIssues(file, result.error.issues));
+  throw contentError(formatIssues(file, result.error.issues, within));
 }

@@ -42,7 +42,7 @@ async function buildWith(edits: Edit[]) {
 const frontMatter = (change: (fm: string) => string) => (source: string) => source.replace(/^---\n([\s\S]*?)\n---\n/, (_all, fm: string) => `---\n${change(fm)}\n---\n`);
 const appendBody = (text: string) => (source: string) => `${source}\n${text}\n`;
 
-const cases: [string, Edit[], string][] = [
+const cases: [string, Edit[], string | RegExp][] = [
   ["profile: a missing name", [{ file: "_data/profile.yaml", change: (s) => s.replace(/^name: .*\n/m, "") }], "_data/profile.yaml: name: is required"],
   ["profile: an unknown link type", [{ file: "_data/profile.yaml", change: (s) => s.replace("type: github", "type: myspace") }], "_data/profile.yaml: links[0].type: must be one of"],
   ["experience: a malformed year", [{ file: "_data/experience.yaml", change: (s) => s.replace("start: 2023", "start: twenty") }], "_data/experience.yaml: [1].start: must be a four-digit year"],
@@ -60,7 +60,8 @@ const cases: [string, Edit[], string][] = [
   ["lesson: duplicate order", [{ file: "posts/rdma101/01-getting-started/01-copy.md", create: "---\ntitle: Copy\ndescription: d\nobjectives: [o]\nminutes: 5\ndate: 2026-12-02\n---\nText.\n" }], "posts/rdma101/01-getting-started/01-why-rdma.md: lesson: order 1 is also used by posts/rdma101/01-getting-started/01-copy.md"],
   ["lesson: no objectives", [{ file: FIRST_LESSON, change: frontMatter((fm) => fm.replace(/^objectives:\n(?:\s+- .*\n?)+/m, "")) }], `${FIRST_LESSON}: objectives: is required`],
   ["lesson: an unknown prerequisite", [{ file: SECOND_LESSON, change: frontMatter((fm) => `${fm.replace(/^prerequisites: .*$/m, "")}\nprerequisites: [getting-started/no-such-lesson]`) }], `${SECOND_LESSON}: prerequisites[0]: no lesson 'getting-started/no-such-lesson'`],
-  ["lesson: a missing figure", [{ file: FIRST_LESSON, change: appendBody('{% figure "no-such.svg", "Alt.", "Caption." %}') }], `${FIRST_LESSON}: figure no-such.svg: no such file`],
+  ["lesson: a missing figure", [{ file: FIRST_LESSON, change: appendBody("```figure\nfile: no-such.svg\nalt: Alt.\ncaption: Caption.\n```") }], new RegExp(`${FIRST_LESSON}:\\d+: figure no-such.svg: no such file`)],
+  ["lesson: a directive field misspelt", [{ file: FIRST_LESSON, change: appendBody("```example\nfile: list_devices.c\nfiel: x\n```") }], new RegExp(`${FIRST_LESSON}:\\d+: example.fiel: unknown field`)],
   ["glossary: a term pointing at no lesson", [{ file: "_data/glossary.yaml", change: (s) => s.replace(/lesson: [a-z-]+\/[a-z-]+/, "lesson: getting-started/nowhere") }], "_data/glossary.yaml: [0].lesson: no lesson 'getting-started/nowhere'"],
 ];
 
@@ -68,6 +69,17 @@ describe("bad input stops the build", () => {
   it.each(cases)("%s", async (_name, edits, message) => {
     const result = await buildWith(edits);
     expect(result.code).not.toBe(0);
-    expect(result.output).toContain(message);
+    expect(result.output).toMatch(message);
+  });
+});
+
+describe("content is taken literally", () => {
+  it("publishes template syntax in prose and code exactly as written", async () => {
+    const text = "Nunjucks {{ page.url }} and {% raw %} stay text; so does {# this #}.";
+    const result = await buildWith([{ file: A_POST, change: appendBody(`${text}\n\n\`\`\`bash\necho "\${#ARR[@]}" {{x}}\n\`\`\``) }]);
+    expect(result.code, result.output).toBe(0);
+    const html = await readFile(path.join(copy, "_site/posts/mooncake-kvcache-centric-serving/index.html"), "utf8");
+    expect(html).toContain(text);
+    expect(html.replace(/<[^>]+>/g, "")).toContain('echo "${#ARR[@]}" {{x}}');
   });
 });

@@ -1,0 +1,8 @@
+// Every lesson uses the lesson layout; its URL comes from its part and lesson folder names.
+import { lessonLocation } from "../../src/course.ts";
+import { relativeFile } from "../../src/validation.ts";
+
+export default {
+  layout: "layouts/lesson.njk",
+  permalink: (data: { page: { inputPath: string } }) => lessonLocation(relativeFile(data.page.inputPath)).url,
+};

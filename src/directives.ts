@@ -1,0 +1,41 @@
+// Directives: the only Markdown syntax beyond CommonMark's own (and the ::: containers). A directive
+// is a fenced block whose info string is its name and whose body is YAML, validated by the
+// directive's schema in ./schemas.ts:
+//
+//   ```figure
+//   file: write-then-notify.svg
+//   alt: What the drawing shows, in words.
+//   caption: The caption.
+//   ```
+//
+// Markdown is not run through a template engine, so prose and code are always taken literally;
+// this table is where every rich block a page can hold is listed.
+import type { z } from "zod";
+import { readYaml } from "./data.ts";
+import { validate } from "./validation.ts";
+import { exampleDirective } from "./examples.ts";
+import { figureDirective } from "./figures.ts";
+
+/** Where a directive sits: the page's project-relative path and the fence's first line (1-based). */
+export interface DirectiveContext {
+  file: string;
+  line: number;
+}
+
+export interface Directive<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  render: (data: z.output<S>, where: DirectiveContext) => string;
+}
+
+export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
+  figure: figureDirective,
+  example: exampleDirective,
+};
+
+/** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */
+export function renderDirective(name: string, body: string, where: DirectiveContext): string {
+  const directive = DIRECTIVES[name]!;
+  const at = `${where.file}:${where.line}`;
+  const data = readYaml(body, at, name) ?? {};
+  return directive.render(validate(directive.schema, data, at, name), where);
+}
