@@ -28,21 +28,37 @@ export function buildCommand(name: string): string | undefined {
   return `gcc -std=c11 -Wall -Wextra -O2 ${files.join(" ")} -o ${name.replace(/\.c$/, "")} ${libraries.join(" ")}`;
 }
 
-export function exampleHtml(name: string, page: string): string {
+/**
+ * The definition of one function in a C file written in the course's style (the name at the start
+ * of a line, the closing brace alone in column 0), with the comment block just above it.
+ */
+export function cFunction(source: string, name: string): string | undefined {
+  const lines = source.split("\n");
+  const start = lines.findIndex((l) => /^\S/.test(l) && new RegExp(`\\b${name}\\(`).test(l) && !l.trimEnd().endsWith(";"));
+  const end = lines.findIndex((l, i) => i > start && l === "}");
+  if (start < 0 || end < 0) return undefined;
+  let first = start;
+  while (first > 0 && /^(\/\*|\s\*)/.test(lines[first - 1]!)) first--;
+  return lines.slice(first, end + 1).join("\n");
+}
+
+export function exampleHtml(name: string, page: string, fn?: string): string {
   const file = path.join(EXAMPLES_DIR, name);
-  if (!/^[a-z0-9_]+\.[ch]$/.test(name) || !existsSync(file)) {
-    throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
-  }
-  const { html: code } = highlightCode(readFileSync(file, "utf8"), "c");
+  if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
+  const source = readFileSync(file, "utf8");
+  const shown = fn ? cFunction(source, fn) : source;
+  if (shown === undefined) throw contentError([`${page}: example ${name}: no function ${fn}() in ${file}`]);
+  const { html: code } = highlightCode(shown, "c");
   const build = buildCommand(name);
+  const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
   const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
-  const caption = `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a> · ${how}</figcaption>`;
+  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
 export const exampleDirective: Directive<typeof exampleSchema> = {
   schema: exampleSchema,
-  render: ({ file }, where) => exampleHtml(file, `${where.file}:${where.line}`),
+  render: ({ file, function: fn }, where) => exampleHtml(file, `${where.file}:${where.line}`, fn),
 };
 
 export default function examples(config: UserConfig): void {

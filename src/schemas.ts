@@ -196,5 +196,7 @@ export const figureSchema = z.strictObject({
   caption: text,
 });
 export const exampleSchema = z.strictObject({
-  file: z.string().regex(/^[a-z0-9_]+\.c$/, "must be the name of a program in posts/rdma101/examples/, such as rc_pingpong.c"),
+  file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
+  /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
+  function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
 });

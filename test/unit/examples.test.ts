@@ -15,6 +15,14 @@ describe("examples", () => {
     expect(exampleHtml("course.h", "posts/rdma101/x.md")).toContain("Built into every program that includes <code>course.h</code>");
   });
 
+  it("shows one function of a file, from its leading comment to its closing brace", () => {
+    const html = exampleHtml("course.c", "posts/rdma101/x.md:3", "qp_to_rtr");
+    expect(html).toContain("<code>qp_to_rtr()</code> from");
+    expect(html).toContain("IBV_QP_MIN_RNR_TIMER");
+    expect(html).not.toContain("qp_to_rts");
+    expect(() => exampleHtml("course.c", "posts/rdma101/x.md:3", "nope")).toThrow("posts/rdma101/x.md:3: example course.c: no function nope() in posts/rdma101/examples/course.c");
+  });
+
   it("names the page when a program does not exist", () => {
     expect(() => exampleHtml("nope.c", "posts/rdma101/x.md:7")).toThrow("posts/rdma101/x.md:7: example nope.c: no such program in posts/rdma101/examples/");
   });
