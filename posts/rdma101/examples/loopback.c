@@ -153,8 +153,8 @@ int main(int argc, char *argv[])
 	}
 	printf("  all %" PRIu64 " queued WRITEs completed\n", accepted);
 
-	teardown(qp, send_cq, NULL, NULL, NULL);
-	teardown(NULL, recv_cq, mr, pd, ctx);
+	release_all(qp, send_cq, NULL, NULL, NULL);
+	release_all(NULL, recv_cq, mr, pd, ctx);
 	free(buf);
 	printf("released everything\n");
 	return 0;
