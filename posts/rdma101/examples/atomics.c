@@ -10,8 +10,8 @@
  *      compare-and-swap that is fenced behind the READ.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 atomics.c course.c -o atomics -libverbs
- * Run:   ./atomics [-d DEV] [-g GID] [-p PORT]         server
- *        ./atomics [-d DEV] [-g GID] [-p PORT] HOST    client
+ * Run:   ./atomics [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./atomics [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -51,10 +51,8 @@ static uint64_t atomic_op(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *m
 			       .compare_add = compare_add, .swap = swap },
 	}, *bad_wr = NULL;
 	int rc = ibv_post_send(qp, &wr, &bad_wr);
-	if (rc) {
-		fprintf(stderr, "ibv_post_send (atomic): %s\n", strerror(rc));
-		exit(1);
-	}
+	if (rc)
+		die_rc("ibv_post_send (atomic)", rc);
 	struct ibv_wc wc;
 	if (wait_completion(cq, &wc))
 		exit(1);
@@ -97,8 +95,9 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 		.send_flags = IBV_SEND_SIGNALED, .next = &release,
 		.wr.rdma = { .remote_addr = record, .rkey = peer->rkey },
 	}, *bad_wr = NULL;
-	if (ibv_post_send(qp, &read, &bad_wr))
-		die("ibv_post_send (READ + release)");
+	int rc = ibv_post_send(qp, &read, &bad_wr);
+	if (rc)
+		die_rc("ibv_post_send (READ + release)", rc);
 	struct ibv_wc wc;
 	if (wait_completion(cq, &wc))
 		exit(1);
@@ -109,31 +108,20 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	       res->old == MY_ID ? "lock released" : "we did not hold it");
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-d DEV] [-g GID] [-p PORT] [HOST]\n", argv[0]);
-			return 1;
-		}
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_device_attr dev_attr;
-	if (ibv_query_device(ctx, &dev_attr))
-		die("ibv_query_device");
-	const char *cap = dev_attr.atomic_cap == IBV_ATOMIC_HCA ? "IBV_ATOMIC_HCA" :
-			  dev_attr.atomic_cap == IBV_ATOMIC_GLOB ? "IBV_ATOMIC_GLOB" : "IBV_ATOMIC_NONE";
-	printf("atomic_cap: %s\n", cap);
+	int rc = ibv_query_device(ctx, &dev_attr);
+	if (rc)
+		die_rc("ibv_query_device", rc);
+	printf("atomic_cap: %s\n", dev_attr.atomic_cap == IBV_ATOMIC_HCA  ? "IBV_ATOMIC_HCA" :
+				   dev_attr.atomic_cap == IBV_ATOMIC_GLOB ? "IBV_ATOMIC_GLOB" :
+									    "IBV_ATOMIC_NONE");
 	if (dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		printf("this device executes no atomics\n");
 		return 1;
@@ -141,13 +129,10 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	void *buf = aligned_alloc(64, 64); /* 8-byte alignment for the words, and more */
-	if (!buf)
-		die("aligned_alloc");
-	memset(buf, 0, 64);
-	if (!host)
+	void *buf = alloc_buffer(64); /* page-aligned: the words are 8-byte aligned */
+	if (!o.host)
 		strcpy(((struct shared *)buf)->record, "balance: 100");
-	struct ibv_mr *mr = ibv_reg_mr(pd, buf, 64, host ? IBV_ACCESS_LOCAL_WRITE :
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, 64, o.host ? IBV_ACCESS_LOCAL_WRITE :
 				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC |
 				       IBV_ACCESS_REMOTE_READ);
 	if (!mr)
@@ -162,31 +147,22 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
+	qp_to_init(qp, COURSE_IB_PORT, o.host ? 0 : IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ);
 
-	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ);
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer); /* atomics count against the read depth too */
-	tcp_barrier(sock);
-
-	if (host)
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
+	if (o.host)
 		client(qp, cq, mr, &peer);
 	tcp_barrier(sock);
-	if (!host) {
-		const struct shared *s = buf;
-		printf("server: lock 0x%" PRIx64 ", counter %" PRIu64 "; its CPU took no part\n",
-		       s->lock, s->counter);
-	}
-	printf("done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+	if (!o.host) {
+		const struct shared *sh = buf;
+		printf("server: lock 0x%" PRIx64 ", counter %" PRIu64 "; its CPU took no part\n",
+		       sh->lock, sh->counter);
+	}
+
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	printf("done\n");
 	return 0;
 }

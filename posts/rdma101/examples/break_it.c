@@ -2,7 +2,7 @@
  * break_it.c - RDMA 101, lesson 2.12: break a connection on purpose and watch
  * what the completions say.
  *
- * Run the server and the client with the same -m MODE:
+ * Run the server and the client with the same MODE:
  *   rkey    the client WRITEs with a wrong rkey     -> remote access error
  *   local   the client READs into memory registered without local write
  *                                                   -> local protection error
@@ -15,8 +15,8 @@
  * The client exits with status 1 (a work request failed), the server with 0.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 break_it.c course.c -o break_it -libverbs
- * Run:   ./break_it -m MODE [-d DEV] [-g GID] [-p PORT]         server
- *        ./break_it -m MODE [-d DEV] [-g GID] [-p PORT] HOST    client
+ * Run:   ./break_it MODE [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./break_it MODE [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -101,45 +101,43 @@ static void client(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq, st
 		printf("posting an RDMA WRITE to the vanished server\n");
 	}
 	struct ibv_send_wr *bad_wr = NULL;
-	if (ibv_post_send(qp, &bad, &bad_wr))
-		die("ibv_post_send");
+	int rc = ibv_post_send(qp, &bad, &bad_wr);
+	if (rc)
+		die_rc("ibv_post_send", rc);
 	report(scq, 2, "send");
 	report(rcq, recvs, "recv");
 }
 
-int main(int argc, char **argv)
+static int known_mode(const char *m)
 {
-	const char *dev = NULL, *mode = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
+	return m && (!strcmp(m, "rkey") || !strcmp(m, "local") || !strcmp(m, "rnr") ||
+		     !strcmp(m, "vanish"));
+}
 
-	while ((opt = getopt(argc, argv, "m:d:g:p:")) != -1) {
-		switch (opt) {
-		case 'm': mode = optarg; break;
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default: mode = NULL; optind = argc + 1; break;
-		}
+int main(int argc, char *argv[])
+{
+	/* The mode comes first; what follows are the usual options. */
+	const char *mode = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	if (mode) {
+		argv[1] = argv[0];
+		argc--, argv++;
 	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev); /* the device first, as always */
-	if (!mode || (strcmp(mode, "rkey") && strcmp(mode, "local") && strcmp(mode, "rnr") &&
-		      strcmp(mode, "vanish"))) {
-		fprintf(stderr, "usage: %s -m rkey|local|rnr|vanish [-d DEV] [-g GID] [-p PORT] [HOST]\n",
-			argv[0]);
+	struct options o;
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device); /* the device first, as always */
+	if (!known_mode(mode)) {
+		fprintf(stderr, "usage: %s rkey|local|rnr|vanish [-d device] [-g gid_index] "
+			"[-p tcp_port] [HOST]\n", argv[0]);
 		return 1;
 	}
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	char *buf = calloc(RECVS + 2, BUF);
-	if (!buf)
-		die("calloc");
+	char *buf = alloc_buffer((RECVS + 2) * BUF);
 	/* "local" registers the client's memory WITHOUT local write on purpose. */
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
-	if (host && !strcmp(mode, "local"))
+	if (o.host && !strcmp(mode, "local"))
 		access = 0;
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, (RECVS + 2) * BUF, access);
 	if (!mr)
@@ -157,45 +155,36 @@ int main(int argc, char **argv)
 		die("ibv_create_qp");
 	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 
-	int server_recvs = host || strcmp(mode, "rnr") ? RECVS : 0;
-	if (host && !strcmp(mode, "local"))
-		server_recvs = 0; /* a receive needs local write: post none here */
-	for (int i = 0; i < server_recvs; i++) {
+	/* No receives on an "rnr" server, nor in memory without local write. */
+	int recvs = (!o.host && !strcmp(mode, "rnr")) || (o.host && !strcmp(mode, "local")) ? 0 : RECVS;
+	for (int i = 0; i < recvs; i++) {
 		struct ibv_sge sge = { .addr = (uintptr_t)buf + (uint64_t)(2 + i) * BUF, .length = BUF,
 				       .lkey = mr->lkey };
 		struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
-		if (ibv_post_recv(qp, &wr, &bad))
-			die("ibv_post_recv");
+		int rc = ibv_post_recv(qp, &wr, &bad);
+		if (rc)
+			die_rc("ibv_post_recv", rc);
 	}
-	if (!host)
-		printf("mode %s: server posted %d receives\n", mode, server_recvs);
+	if (!o.host)
+		printf("mode %s: server posted %d receives\n", mode, recvs);
 
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
-	tcp_barrier(sock);
-
-	if (!host && !strcmp(mode, "vanish")) {
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
+	if (!o.host && !strcmp(mode, "vanish")) {
 		printf("server: exiting without a word\n");
 		return 0; /* the kernel destroys our QP: nobody answers any more */
 	}
-	if (host)
-		client(qp, scq, rcq, mr, &peer, sock, mode, server_recvs);
+	if (o.host)
+		client(qp, scq, rcq, mr, &peer, sock, mode, recvs);
 	else if (!strcmp(mode, "rkey"))
 		report(rcq, RECVS, "recv"); /* our QP went to ERR too */
 	if (strcmp(mode, "vanish"))
 		tcp_barrier(sock);
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(rcq) || ibv_destroy_cq(scq) ||
-	    ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+
+	teardown(qp, rcq, mr, NULL, NULL);
+	teardown(NULL, scq, NULL, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
-	printf(host ? "a work request failed: exit status 1\n" : "server done\n");
-	return host ? 1 : 0;
+	printf(o.host ? "a work request failed: exit status 1\n" : "server done\n");
+	return o.host ? 1 : 0;
 }

@@ -33,7 +33,7 @@ struct wire_buf {
 	uint32_t addr_hi, addr_lo, rkey;
 };
 
-/* Everything one side owns, released in reverse order by teardown(). */
+/* Everything one side owns, released in reverse order by release(). */
 struct side {
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listen_id, *id;
@@ -198,13 +198,11 @@ static void client(struct side *s, const char *host, int port)
 	rdma_ack_cm_event(expect(s->ec, RDMA_CM_EVENT_DISCONNECTED));
 }
 
-static void teardown(struct side *s)
+static void release(struct side *s)
 {
 	if (s->id && s->id->qp)
 		rdma_destroy_qp(s->id);
-	if ((s->cq && ibv_destroy_cq(s->cq)) || (s->mr && ibv_dereg_mr(s->mr)) ||
-	    (s->pd && ibv_dealloc_pd(s->pd)))
-		die("releasing resources");
+	teardown(NULL, s->cq, s->mr, s->pd, NULL); /* the CM owns the device context */
 	free(s->buf);
 	if ((s->id && rdma_destroy_id(s->id)) || (s->listen_id && rdma_destroy_id(s->listen_id)))
 		die("rdma_destroy_id");
@@ -235,7 +233,7 @@ int main(int argc, char **argv)
 		client(&s, host, port);
 	else
 		server(&s, port);
-	teardown(&s);
+	release(&s);
 	printf("done\n");
 	return 0;
 }

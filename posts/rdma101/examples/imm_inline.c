@@ -9,8 +9,8 @@
  * which ibv_post_send() must refuse. The server prints each completion.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 imm_inline.c course.c -o imm_inline -libverbs
- * Run:   ./imm_inline [-d DEV] [-g GID] [-p PORT]         server
- *        ./imm_inline [-d DEV] [-g GID] [-p PORT] HOST    client
+ * Run:   ./imm_inline [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./imm_inline [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -27,10 +27,18 @@
 #define WANT_INLINE 64
 #define WRITE_TEXT "placed by RDMA WRITE with immediate"
 
+/* Post one request; returns ibv_post_send()'s errno value. */
 static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad_wr = NULL;
 	return ibv_post_send(qp, wr, &bad_wr);
+}
+
+static void must_post(struct ibv_qp *qp, struct ibv_send_wr *wr, const char *what)
+{
+	int rc = post_send(qp, wr);
+	if (rc)
+		die_rc(what, rc);
 }
 
 static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
@@ -46,8 +54,7 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 		.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = htonl(1),
 		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
 	};
-	if (post_send(qp, &w1))
-		die("ibv_post_send (inline SEND with immediate)");
+	must_post(qp, &w1, "ibv_post_send (inline SEND with immediate)");
 	memset(hello, 'X', sizeof(hello) - 1); /* allowed: the data was copied */
 	if (wait_completion(cq, &wc))
 		exit(1);
@@ -62,8 +69,7 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 		.send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey },
 	};
-	if (post_send(qp, &w2))
-		die("ibv_post_send (WRITE with immediate)");
+	must_post(qp, &w2, "ibv_post_send (WRITE with immediate)");
 	if (wait_completion(cq, &wc))
 		exit(1);
 	printf("2: RDMA WRITE with immediate %zu: completed\n", sizeof(WRITE_TEXT));
@@ -74,16 +80,13 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 		.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = htonl(0xC0FFEE),
 		.send_flags = IBV_SEND_SIGNALED,
 	};
-	if (post_send(qp, &w3))
-		die("ibv_post_send (empty SEND with immediate)");
+	must_post(qp, &w3, "ibv_post_send (empty SEND with immediate)");
 	if (wait_completion(cq, &wc))
 		exit(1);
 	printf("3: SEND with immediate 0xc0ffee and no payload: completed\n");
 
 	/* 4: one byte more than the QP allows inline: refused at post time. */
-	char *big = calloc(1, max_inline + 1);
-	if (!big)
-		die("calloc");
+	char *big = alloc_buffer(max_inline + 1);
 	struct ibv_sge s4 = { .addr = (uintptr_t)big, .length = max_inline + 1 };
 	struct ibv_send_wr w4 = {
 		.wr_id = 4, .sg_list = &s4, .num_sge = 1,
@@ -113,32 +116,18 @@ static void server(struct ibv_cq *cq, struct ibv_mr *recv_mr, const char *expose
 	}
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-d DEV] [-g GID] [-p PORT] [HOST]\n", argv[0]);
-			return 1;
-		}
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
 	/* Receive slots (private) and one buffer the peer may WRITE into. */
-	char *slots = calloc(RECVS, SLOT_SIZE), *exposed = calloc(1, SLOT_SIZE);
-	if (!slots || !exposed)
-		die("calloc");
+	char *slots = alloc_buffer(RECVS * SLOT_SIZE), *exposed = alloc_buffer(SLOT_SIZE);
 	struct ibv_mr *recv_mr = ibv_reg_mr(pd, slots, RECVS * SLOT_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	struct ibv_mr *mr = ibv_reg_mr(pd, exposed, SLOT_SIZE,
 				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
@@ -160,37 +149,31 @@ int main(int argc, char **argv)
 	       init.cap.max_inline_data);
 
 	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
-	if (!host) {
-		for (int i = 0; i < RECVS; i++) {
-			struct ibv_sge sge = { .addr = (uintptr_t)slots + (uint64_t)i * SLOT_SIZE,
-					       .length = SLOT_SIZE, .lkey = recv_mr->lkey };
-			struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
-			if (ibv_post_recv(qp, &wr, &bad))
-				die("ibv_post_recv");
-		}
+	for (int i = 0; !o.host && i < RECVS; i++) {
+		struct ibv_sge sge = { .addr = (uintptr_t)slots + (uint64_t)i * SLOT_SIZE,
+				       .length = SLOT_SIZE, .lkey = recv_mr->lkey };
+		struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 }, *bad;
+		int rc = ibv_post_recv(qp, &wr, &bad);
+		if (rc)
+			die_rc("ibv_post_recv", rc);
 	}
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
-	tcp_barrier(sock);
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
 
-	if (host)
+	if (o.host)
 		client(qp, cq, mr, &peer, init.cap.max_inline_data);
 	else
 		server(cq, recv_mr, exposed);
 	tcp_barrier(sock);
-	printf("done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) ||
-	    ibv_dereg_mr(recv_mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+
+	teardown(qp, cq, mr, NULL, NULL);
+	int rc = ibv_dereg_mr(recv_mr); /* the second region, before its PD */
+	if (rc)
+		die_rc("ibv_dereg_mr", rc);
+	teardown(NULL, NULL, NULL, pd, ctx);
 	free(slots);
 	free(exposed);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	printf("done\n");
 	return 0;
 }

@@ -10,8 +10,8 @@
  * software numbers: compare the rows with each other, not with a NIC.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 pipeline.c course.c -o pipeline -libverbs
- * Run:   ./pipeline [-d DEV] [-g GID] [-p PORT]                    server
- *        ./pipeline [-n COUNT] [-s SIZE] [-d DEV] [-g GID] [-p PORT] HOST   client
+ * Run:   ./pipeline [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./pipeline [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -24,7 +24,8 @@
 #include "course.h"
 
 #define SQ_DEPTH 64
-#define MAX_SIZE (1 << 20)
+#define COUNT 2000 /* WRITEs per row */
+#define SIZE 4096  /* bytes per WRITE */
 
 static const struct { int window, signal; } runs[] = {
 	{ 1, 1 }, { 16, 1 }, { 16, 8 }, { 64, 16 },
@@ -49,9 +50,7 @@ static struct ibv_send_wr write_wr(struct ibv_sge *sge, const struct conn_info *
 static void overflow(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 		     const struct conn_info *peer, uint32_t depth)
 {
-	struct ibv_send_wr *wr = calloc(depth + 1, sizeof(*wr)), *bad_wr = NULL;
-	if (!wr)
-		die("calloc");
+	struct ibv_send_wr *wr = alloc_buffer((depth + 1) * sizeof(*wr)), *bad_wr = NULL;
 	for (uint32_t i = 0; i <= depth; i++) {
 		wr[i] = write_wr(sge, peer, i);
 		wr[i].next = i < depth ? &wr[i + 1] : NULL;
@@ -83,8 +82,9 @@ static double run(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 			if ((posted + 1) % (uint64_t)signal == 0 || posted + 1 == count ||
 			    posted + 1 - done == (uint64_t)window)
 				wr.send_flags = IBV_SEND_SIGNALED;
-			if (ibv_post_send(qp, &wr, &bad_wr))
-				die("ibv_post_send");
+			int rc = ibv_post_send(qp, &wr, &bad_wr);
+			if (rc)
+				die_rc("ibv_post_send", rc);
 			posted++;
 		}
 		struct ibv_wc wc[16];
@@ -103,40 +103,18 @@ static double run(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 	return now() - start;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
-	uint64_t count = 2000;
-	uint32_t size = 4096;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "n:s:d:g:p:")) != -1) {
-		switch (opt) {
-		case 'n': count = strtoull(optarg, NULL, 10); break;
-		case 's': size = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default: size = 0; break;
-		}
-	}
-	if (size == 0 || size > MAX_SIZE || count == 0) {
-		fprintf(stderr, "usage: %s [-n COUNT] [-s SIZE<=%d] [-d DEV] [-g GID] [-p PORT] [HOST]\n",
-			argv[0], MAX_SIZE);
-		return 1;
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	char *buf = calloc(1, MAX_SIZE);
-	if (!buf)
-		die("calloc");
-	struct ibv_mr *mr = ibv_reg_mr(pd, buf, MAX_SIZE,
-				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	char *buf = alloc_buffer(SIZE);
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, SIZE, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!mr)
 		die("ibv_reg_mr");
 	struct ibv_cq *cq = ibv_create_cq(ctx, SQ_DEPTH, NULL, NULL, 0);
@@ -149,36 +127,26 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
-
 	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
-	tcp_barrier(sock);
 
-	if (host) {
-		struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = size, .lkey = mr->lkey };
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
+	if (o.host) {
+		/* Every WRITE sends the same bytes to the same place: only the rate matters. */
+		struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = SIZE, .lkey = mr->lkey };
 		overflow(qp, cq, &sge, &peer, init.cap.max_send_wr);
-		printf("%" PRIu64 " WRITEs of %" PRIu32 " bytes per row (Soft-RoCE: software numbers)\n",
-		       count, size);
+		printf("%d WRITEs of %d bytes per row (Soft-RoCE: software numbers)\n", COUNT, SIZE);
 		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-			double s = run(qp, cq, &sge, &peer, count, runs[r].window, runs[r].signal);
+			double t = run(qp, cq, &sge, &peer, COUNT, runs[r].window, runs[r].signal);
 			printf("window %2d, signal every %2d: %8.0f WRITEs/s, %7.1f MB/s\n",
-			       runs[r].window, runs[r].signal, (double)count / s,
-			       (double)count * size / s / 1e6);
+			       runs[r].window, runs[r].signal, COUNT / t, (double)COUNT * SIZE / t / 1e6);
 		}
 	}
 	tcp_barrier(sock);
-	printf("done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	printf("done\n");
 	return 0;
 }

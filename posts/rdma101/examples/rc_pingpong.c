@@ -18,8 +18,8 @@
  * it is done. Exit status 0 when every payload was verified, 1 otherwise.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 rc_pingpong.c course.c -o rc_pingpong -libverbs
- * Run:   ./rc_pingpong [-d DEV] [-g GID] [-p PORT]                          server
- *        ./rc_pingpong [-n ITERS] [-s SIZE] [-d DEV] [-g GID] [-p PORT] HOST   client
+ * Run:   ./rc_pingpong [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./rc_pingpong [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -41,6 +41,8 @@
 #define SQ_DEPTH (2 * SLOTS) /* two work requests per message */
 #define DONE 0xffffffffu    /* the sequence number of the final message */
 #define WAIT_MS 10000
+#define ITERS 1000          /* round trips per phase */
+#define SIZE 64             /* payload bytes per message, at most SLOT_SIZE */
 
 /* The notification: which message, how long. Network byte order. */
 struct note {
@@ -263,10 +265,10 @@ static void server(struct pingpong *c)
 	printf("served %" PRIu32 " pings, every payload verified\n", served);
 }
 
-static void setup(struct pingpong *c, const char *dev, int gid_arg, const char *host, int port)
+static void setup(struct pingpong *c, const struct options *o)
 {
-	c->ctx = open_device(dev);
-	int gid_index = choose_gid(c->ctx, COURSE_IB_PORT, gid_arg);
+	c->ctx = open_device(o->device);
+	int gid_index = choose_gid(c->ctx, COURSE_IB_PORT, o->gid_index);
 	c->pd = ibv_alloc_pd(c->ctx);
 	if (!c->pd)
 		die("ibv_alloc_pd");
@@ -300,61 +302,43 @@ static void setup(struct pingpong *c, const char *dev, int gid_arg, const char *
 	qp_to_init(c->qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
 	for (uint64_t i = 0; i < SLOTS; i++)
 		post_note_recv(c, i); /* before the peer can send anything */
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	local_info(c->qp, COURSE_IB_PORT, gid_index, c->ring_mr, &c->me);
-	exchange_info(sock, &c->me, &c->peer);
+	int sock = connect_qp(c->qp, COURSE_IB_PORT, gid_index, c->ring_mr, o->host, o->tcp_port,
+			      &c->me, &c->peer);
+	close(sock); /* the rest travels over RDMA */
 	print_info("local", &c->me);
 	print_info("peer ", &c->peer);
 	if (c->peer.len < (uint32_t)SLOTS * SLOT_SIZE)
 		die_rc("the peer's ring is too small", EINVAL);
-	qp_to_rtr(c->qp, COURSE_IB_PORT, gid_index, &c->me, &c->peer);
-	qp_to_rts(c->qp, &c->me, &c->peer);
-	tcp_barrier(sock); /* both QPs can receive before anyone sends */
-	close(sock);
 }
 
-static void teardown(struct pingpong *c)
+static void teardown_pingpong(struct pingpong *c)
 {
-	if (ibv_destroy_qp(c->qp) || ibv_dereg_mr(c->priv_mr) || ibv_dereg_mr(c->ring_mr) ||
-	    ibv_destroy_cq(c->recv_cq) || ibv_destroy_cq(c->send_cq) ||
-	    ibv_destroy_comp_channel(c->channel) || ibv_dealloc_pd(c->pd))
-		die("releasing resources");
+	int rc;
+
+	teardown(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
+	if ((rc = ibv_dereg_mr(c->ring_mr)))
+		die_rc("ibv_dereg_mr", rc);
+	if ((rc = ibv_destroy_cq(c->send_cq)))
+		die_rc("ibv_destroy_cq", rc);
+	if ((rc = ibv_destroy_comp_channel(c->channel)))
+		die_rc("ibv_destroy_comp_channel", rc);
+	teardown(NULL, NULL, NULL, c->pd, c->ctx);
 	free(c->priv);
 	free(c->ring);
-	if (ibv_close_device(c->ctx))
-		die("ibv_close_device");
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
-	uint32_t iters = 1000, size = 64;
-
-	while ((opt = getopt(argc, argv, "n:s:d:g:p:")) != -1) {
-		switch (opt) {
-		case 'n': iters = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 's': size = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default: iters = 0; break;
-		}
-	}
-	if (iters == 0 || iters > 1000000 || size > SLOT_SIZE) {
-		fprintf(stderr, "usage: %s [-n ITERS] [-s SIZE<=%d] [-d DEV] [-g GID] [-p PORT] [HOST]\n",
-			argv[0], SLOT_SIZE);
-		return 1;
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
+	struct options o;
 	struct pingpong c = { 0 };
 
-	setup(&c, dev, gid_arg, host, port);
-	if (host)
-		client(&c, iters, size);
+	parse_options(argc, argv, &o);
+	setup(&c, &o);
+	if (o.host)
+		client(&c, ITERS, SIZE);
 	else
 		server(&c);
-	teardown(&c);
+	teardown_pingpong(&c);
 	printf("done\n");
 	return 0;
 }

@@ -2,7 +2,7 @@
  * read_fence.c - RDMA 101, lesson 2.10: RDMA READ, read depth and the fence.
  *
  * The server exposes a buffer and does nothing else. The client
- *   1. chooses its read depth from its device's limit and the peer's;
+ *   1. asks its QP for the read depth that connecting it chose;
  *   2. posts READS reads of CHUNK bytes each in one call, twice what the
  *      depth allows at once, and checks every byte that came back;
  *   3. posts a READ of a mailbox followed by a fenced RDMA WRITE that
@@ -11,11 +11,10 @@
  *   4. reads the mailbox again and sees the new contents.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 read_fence.c course.c -o read_fence -libverbs
- * Run:   ./read_fence [-d DEV] [-g GID] [-p PORT]         server
- *        ./read_fence [-d DEV] [-g GID] [-p PORT] HOST    client
+ * Run:   ./read_fence [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./read_fence [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,44 +101,25 @@ static void client(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	printf("READ after the WRITE completed returned \"%s\"\n", got);
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-d DEV] [-g GID] [-p PORT] [HOST]\n", argv[0]);
-			return 1;
-		}
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
-	struct ibv_device_attr dev_attr;
-	if (ibv_query_device(ctx, &dev_attr))
-		die("ibv_query_device");
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	char *buf = malloc(BUF_SIZE);
-	if (!buf)
-		die("malloc");
-	if (host)
-		memset(buf, 0, BUF_SIZE);
-	else {
+	char *buf = alloc_buffer(BUF_SIZE);
+	if (!o.host) {
 		strcpy(buf, "old");
 		for (size_t off = MAILBOX; off < BUF_SIZE; off++)
 			buf[off] = (char)('a' + off % 26);
 	}
 	/* Client: READ responses land here, so local write. Server: the peer
 	 * reads it and writes the mailbox. */
-	struct ibv_mr *mr = ibv_reg_mr(pd, buf, BUF_SIZE, host ? IBV_ACCESS_LOCAL_WRITE :
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, BUF_SIZE, o.host ? IBV_ACCESS_LOCAL_WRITE :
 				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
 				       IBV_ACCESS_REMOTE_WRITE);
 	if (!mr)
@@ -154,38 +134,28 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
+	qp_to_init(qp, COURSE_IB_PORT, o.host ? 0 : IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 
-	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-
-	/* 1: our READs in flight: our device's limit, and no more than the peer
-	 * serves. qp_to_rts() applies exactly this rule. */
-	int depth = dev_attr.max_qp_init_rd_atom < peer.rd_atomic ? dev_attr.max_qp_init_rd_atom
-								   : peer.rd_atomic;
-	if (depth < 1)
-		die_rc("no READs allowed: a depth limit is 0", EINVAL);
-	if (host)
-		printf("read depth %d: our device allows %d, the peer serves %u\n", depth,
-		       dev_attr.max_qp_init_rd_atom, (unsigned)peer.rd_atomic);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
+	if (o.host) {
+		/* 1: qp_to_rts() chose the depth: our device's limit, and never
+		 * more than the peer serves. Ask the QP what it got. */
+		struct ibv_qp_attr attr;
+		int rc = ibv_query_qp(qp, &attr, IBV_QP_MAX_QP_RD_ATOMIC, &init);
+		if (rc)
+			die_rc("ibv_query_qp", rc);
+		printf("read depth %u (the peer serves %u)\n", (unsigned)attr.max_rd_atomic,
+		       (unsigned)peer.rd_atomic);
+		client(qp, cq, mr, &peer, attr.max_rd_atomic);
+	}
 	tcp_barrier(sock);
-
-	if (host)
-		client(qp, cq, mr, &peer, (uint8_t)depth);
-	tcp_barrier(sock);
-	if (!host)
-		printf("mailbox now holds \"%s\"; the server's CPU took no part\n", buf);
-	printf("done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+	if (!o.host)
+		printf("mailbox now holds \"%s\"; the server's CPU took no part\n", buf);
+
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	printf("done\n");
 	return 0;
 }

@@ -11,8 +11,8 @@
  * records it has consumed so far).
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 ring.c course.c -o ring -libverbs
- * Run:   ./ring [-d DEV] [-g GID] [-p PORT]               server
- *        ./ring [-n RECORDS] [-d DEV] [-g GID] [-p PORT] HOST   client
+ * Run:   ./ring [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./ring [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -26,23 +26,23 @@
 
 #define SLOTS 4
 #define SLOT_SIZE 64
+#define RECORDS 12 /* three times round the ring */
 
 /* A receive with no buffer: it only waits for an immediate value. */
 static void post_notice_recv(struct ibv_qp *qp)
 {
 	struct ibv_recv_wr wr = { .wr_id = 0, .num_sge = 0 }, *bad_wr = NULL;
-	if (ibv_post_recv(qp, &wr, &bad_wr))
-		die("ibv_post_recv");
+	int rc = ibv_post_recv(qp, &wr, &bad_wr);
+	if (rc)
+		die_rc("ibv_post_recv", rc);
 }
 
 static void post(struct ibv_qp *qp, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad_wr = NULL;
 	int rc = ibv_post_send(qp, wr, &bad_wr);
-	if (rc) {
-		fprintf(stderr, "ibv_post_send: %s\n", strerror(rc));
-		exit(1);
-	}
+	if (rc)
+		die_rc("ibv_post_send", rc);
 }
 
 /* Take one completion from cq and return its immediate value. */
@@ -134,36 +134,20 @@ static void server(struct ibv_qp *qp, struct ibv_cq *scq, struct ibv_cq *rcq,
 	printf("consumed %" PRIu32 " records\n", records);
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, opt;
-	uint32_t records = 12;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "n:d:g:p:")) != -1) {
-		switch (opt) {
-		case 'n': records = (uint32_t)strtoul(optarg, NULL, 10); break;
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-n RECORDS] [-d DEV] [-g GID] [-p PORT] [HOST]\n", argv[0]);
-			return 1;
-		}
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	/* Server: the ring peers write into. Client: the source of its records. */
-	char *ring = calloc(SLOTS, SLOT_SIZE);
-	if (!ring)
-		die("calloc");
+	/* Server: the ring the peer writes into. Client: the source of its records. */
+	char *ring = alloc_buffer(SLOTS * SLOT_SIZE);
 	struct ibv_mr *mr = ibv_reg_mr(pd, ring, SLOTS * SLOT_SIZE,
-				       host ? 0 : IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+				       o.host ? 0 : IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!mr)
 		die("ibv_reg_mr");
 	struct ibv_cq *scq = ibv_create_cq(ctx, SLOTS, NULL, NULL, 0);
@@ -178,41 +162,25 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
-
-	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_WRITE);
+	qp_to_init(qp, COURSE_IB_PORT, o.host ? 0 : IBV_ACCESS_REMOTE_WRITE);
 	for (int i = 0; i < SLOTS; i++)
 		post_notice_recv(qp); /* notices (server) or credits (client) */
 
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
-	tcp_barrier(sock);
-	if (host) {
-		/* The server needs to know how many records to expect. */
-		uint32_t n = htonl(records);
-		if (write(sock, &n, sizeof(n)) != (ssize_t)sizeof(n))
-			die("write");
-		printf("ring of %d slots of %d bytes at the server; %" PRIu32 " records\n",
-		       SLOTS, SLOT_SIZE, records);
-		client(qp, scq, rcq, mr, &peer, records);
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, o.host, o.tcp_port, &mine, &peer);
+	if (o.host) {
+		printf("ring of %d slots of %d bytes at the server; %d records\n", SLOTS, SLOT_SIZE,
+		       RECORDS);
+		client(qp, scq, rcq, mr, &peer, RECORDS);
 	} else {
-		uint32_t n;
-		if (read(sock, &n, sizeof(n)) != (ssize_t)sizeof(n))
-			die("read");
-		server(qp, scq, rcq, ring, ntohl(n));
+		server(qp, scq, rcq, ring, RECORDS);
 	}
 	tcp_barrier(sock);
-	printf("done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(rcq) || ibv_destroy_cq(scq) ||
-	    ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+
+	teardown(qp, rcq, mr, NULL, NULL);
+	teardown(NULL, scq, NULL, pd, ctx);
 	free(ring);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	printf("done\n");
 	return 0;
 }

@@ -5,13 +5,12 @@
  * sends three messages, the last one gathered from two scatter/gather
  * elements. The server prints what arrived in which slot.
  *
- * With -r the server posts no receives at all: the client's first SEND meets
- * "receiver not ready" (RNR) NAKs, retries rnr_retry times and fails with
- * IBV_WC_RNR_RETRY_EXC_ERR.
+ * (What happens when the server posts no receive at all is break_it.c's
+ * "rnr" mode, run in this lesson too.)
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 send_recv.c course.c -o send_recv -libverbs
- * Run:   ./send_recv [-r] [-d DEV] [-g GID] [-p PORT]          server
- *        ./send_recv [-d DEV] [-g GID] [-p PORT] HOST           client
+ * Run:   ./send_recv [-d device] [-g gid_index] [-p tcp_port]          (server)
+ *        ./send_recv [-d device] [-g gid_index] [-p tcp_port] HOST     (client)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -80,38 +79,21 @@ static void send_message(struct ibv_qp *qp, struct ibv_mr *mr, int i)
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad_wr = NULL;
 	int rc = ibv_post_send(qp, &wr, &bad_wr);
-	if (rc) {
-		fprintf(stderr, "ibv_post_send: %s\n", strerror(rc));
-		exit(1);
-	}
+	if (rc)
+		die_rc("ibv_post_send", rc);
 }
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, no_recv = 0, opt;
+	struct options o;
 
-	while ((opt = getopt(argc, argv, "rd:g:p:")) != -1) {
-		switch (opt) {
-		case 'r': no_recv = 1; break;
-		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-r] [-d DEV] [-g GID] [-p PORT] [HOST]\n", argv[0]);
-			return 1;
-		}
-	}
-	const char *host = optind < argc ? argv[optind] : NULL;
-
-	struct ibv_context *ctx = open_device(dev);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	char *buf = calloc(SLOTS, SLOT_SIZE);
-	if (!buf)
-		die("calloc");
+	char *buf = alloc_buffer(SLOTS * SLOT_SIZE);
 	/* The device writes incoming messages here: local write access. */
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, SLOTS * SLOT_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	if (!mr)
@@ -127,52 +109,31 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
-
 	qp_to_init(qp, COURSE_IB_PORT, 0);
-	if (!host && !no_recv)
+	if (!o.host)
 		post_slots(qp, mr); /* before the peer can possibly send */
-	if (!host && no_recv)
-		printf("posting no receives (-r)\n");
 
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, NULL, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
-	tcp_barrier(sock);
-	print_info("local", &me);
-	print_info("peer ", &peer);
+	struct conn_info mine, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, NULL, o.host, o.tcp_port, &mine, &peer);
+	printf("connected to QP 0x%06" PRIx32 "\n", peer.qpn);
 
-	int failed = 0;
-	if (host) {
-		for (int i = 0; i < MESSAGES && !failed; i++) {
-			struct ibv_wc wc;
+	struct ibv_wc wc;
+	for (int i = 0; i < MESSAGES; i++) {
+		if (o.host)
 			send_message(qp, mr, i);
-			if (wait_completion(cq, &wc)) { /* it printed the status */
-				printf("SEND %d failed\n", i);
-				failed = 1;
-			} else {
-				printf("SEND %d completed\n", i);
-			}
-		}
-	} else if (!no_recv) {
-		for (int i = 0; i < MESSAGES; i++) {
-			struct ibv_wc wc;
-			if (wait_completion(cq, &wc))
-				exit(1);
-			const char *msg = buf + wc.wr_id * SLOT_SIZE;
-			printf("slot %" PRIu64 ": %" PRIu32 " bytes: \"%s\"\n", wc.wr_id, wc.byte_len, msg);
-		}
+		if (wait_completion(cq, &wc))
+			return 1;
+		if (o.host)
+			printf("SEND %d completed\n", i);
+		else
+			printf("slot %" PRIu64 ": %" PRIu32 " bytes: \"%s\"\n", wc.wr_id, wc.byte_len,
+			       buf + wc.wr_id * SLOT_SIZE);
 	}
 	tcp_barrier(sock); /* neither side tears down while the other still works */
-	printf(failed ? "done, with a failed SEND\n" : "done\n");
-
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) || ibv_dealloc_pd(pd))
-		die("releasing resources");
+
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
-	return failed;
+	printf("done\n");
+	return 0;
 }
