@@ -97,7 +97,7 @@ const char *device_name(struct ibv_context *ctx)
 	return n ? n : "(unnamed)";
 }
 
-void teardown(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	      struct ibv_pd *pd, struct ibv_context *ctx)
 {
 	int rc;

@@ -49,7 +49,7 @@ const char *device_name(struct ibv_context *ctx);
  * the MR, the PD, then the device. Any argument may be NULL. Free the
  * registered buffer only after this returns.
  */
-void teardown(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	      struct ibv_pd *pd, struct ibv_context *ctx);
 
 /* A zeroed, page-aligned buffer of len bytes (rounded up to whole pages). */

@@ -169,11 +169,11 @@ int main(int argc, char *argv[])
 
 	/* Every event taken with ibv_get_cq_event() was acknowledged, so the
 	 * CQ can be destroyed; the channel goes after the CQ that uses it. */
-	teardown(qp, cq, mr, pd, NULL);
+	release_all(qp, cq, mr, pd, NULL);
 	free(buf);
 	if ((rc = ibv_destroy_comp_channel(channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
-	teardown(NULL, NULL, NULL, NULL, ctx);
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	printf("released everything\n");
 	return 0;
 }

@@ -6,8 +6,8 @@
  *   an RDMA WRITE copies region A into region B;
  *   an RDMA READ copies region B into region C.
  * Each step waits for its completions and prints what the target memory now
- * holds. Last, it posts one more WRITE than the send queue can hold, in a
- * single call, to show that a full queue refuses a post instead of waiting.
+ * holds. Last, it posts far more WRITEs than the send queue was granted, in
+ * a single call, to show that a full queue refuses a post instead of waiting.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 loopback.c course.c -o loopback -libverbs
  * Run:   ./loopback [-d device] [-g gid_index]
@@ -122,10 +122,10 @@ int main(int argc, char *argv[])
 	expect(send_cq, "RDMA READ");
 	printf("region C now holds \"%s\"\n", buf + C);
 
-	/* One more WRITE than the send queue holds, in one call: the last is refused. */
-	uint32_t n = init.cap.max_send_wr + 1;
+	/* Four times the granted depth in one call: the queue fills, and then refuses. */
+	uint32_t n = 4 * init.cap.max_send_wr;
 	if (n > MAX_CHAIN) {
-		fprintf(stderr, "send queue deeper than %d\n", MAX_CHAIN - 1);
+		fprintf(stderr, "send queue deeper than %d\n", MAX_CHAIN / 4);
 		return 1;
 	}
 	static struct ibv_send_wr chain[MAX_CHAIN];
@@ -139,7 +139,7 @@ int main(int argc, char *argv[])
 	struct ibv_send_wr *bad = NULL;
 	rc = ibv_post_send(qp, chain, &bad);
 	if (rc == 0 || !bad) {
-		fprintf(stderr, "%" PRIu32 " WRITEs fit in a queue of %" PRIu32 "\n", n, n - 1);
+		fprintf(stderr, "all %" PRIu32 " WRITEs fit in the send queue\n", n);
 		return 1;
 	}
 	uint64_t accepted = bad->wr_id - 100;
@@ -153,8 +153,8 @@ int main(int argc, char *argv[])
 	}
 	printf("  all %" PRIu64 " queued WRITEs completed\n", accepted);
 
-	teardown(qp, send_cq, NULL, NULL, NULL);
-	teardown(NULL, recv_cq, mr, pd, ctx);
+	release_all(qp, send_cq, NULL, NULL, NULL);
+	release_all(NULL, recv_cq, mr, pd, ctx);
 	free(buf);
 	printf("released everything\n");
 	return 0;
