@@ -159,7 +159,7 @@ int main(int argc, char *argv[])
 	tcp_barrier(sock);
 	close(sock);
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	printf("done\n");
 	return 0;

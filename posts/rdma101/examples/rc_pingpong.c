@@ -315,14 +315,14 @@ static void teardown_pingpong(struct pingpong *c)
 {
 	int rc;
 
-	teardown(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
+	release_all(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
 	if ((rc = ibv_dereg_mr(c->ring_mr)))
 		die_rc("ibv_dereg_mr", rc);
 	if ((rc = ibv_destroy_cq(c->send_cq)))
 		die_rc("ibv_destroy_cq", rc);
 	if ((rc = ibv_destroy_comp_channel(c->channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
-	teardown(NULL, NULL, NULL, c->pd, c->ctx);
+	release_all(NULL, NULL, NULL, c->pd, c->ctx);
 	free(c->priv);
 	free(c->ring);
 }
