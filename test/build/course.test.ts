@@ -116,9 +116,12 @@ describe("RDMA 101", () => {
     };
     const courseUrls = (await builtFiles()).map((f) => urlOf(f)).filter((u) => u.startsWith("/rdma101/"));
     expect(courseUrls).toContain("/rdma101/feed.xml");
+    // A moved lesson's old address is itself a redirect page; its upper-case form goes straight to
+    // the lesson (the test above), every other address to its lower-case twin.
+    const target = (url: string) => rules.find(([from]) => from === url)?.[1] ?? url;
     for (const url of courseUrls) {
       const old = url.replace("/rdma101/", "/RDMA101/");
-      expect(redirect(old), old).toEqual({ to: url, status: "301" });
+      expect(redirect(old), old).toEqual({ to: target(url), status: "301" });
     }
     expect(redirect("/RDMA101")).toEqual({ to: "/rdma101/", status: "301" });
   });
