@@ -179,6 +179,8 @@ export const lessonSchema = z
     date: contentDate,
     updated: contentDate.optional(),
     prerequisites: z.array(lessonRef).default([]),
+    /** Earlier addresses of this lesson (<part-slug>/<lesson-slug>), which keep working as redirects. */
+    formerly: z.array(lessonRef).default([]),
     draft: z.boolean().default(false),
   })
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
@@ -257,7 +259,9 @@ export const figureSchema = z.strictObject({
   caption: text,
 });
 export const exampleSchema = z.strictObject({
-  file: z.string().regex(/^[a-z0-9_]+\.c$/, "must be the name of a program in posts/rdma101/examples/, such as rc_pingpong.c"),
+  file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
+  /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
+  function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
 });
 
 // A chart drawn from a data file beside the page (see ./charts.ts).
