@@ -52,6 +52,9 @@ export function orderedName(name: string, file: string, field: "part" | "lesson"
   return { order: Number(match[1]), slug: match[2]! };
 }
 
+/** Whether a (project-relative) file is a lesson: posts/rdma101/<NN>-<part>/<NN>-<lesson>.md. */
+export const isLessonFile = (file: string): boolean => new RegExp(`(?:^|/)${COURSE_DIR}/\\d+-[^/]+/\\d+-[^/]+\\.md$`).test(file);
+
 /** Where a lesson file lives: its part and lesson, from the path alone. */
 export function lessonLocation(file: string) {
   const [partDir = "", lessonFile = ""] = path.relative(COURSE_DIR, file).split(/[\\/]/);
@@ -130,6 +133,7 @@ export function buildCourse(entries: LessonEntry[], course: CourseData, courseFi
 
   const lessons = built.flatMap((p) => p.lessons);
   const byRef = new Map(lessons.map((l) => [l.ref, l]));
+  const formerOwners = new Map<string, string>();
   lessons.forEach((lesson, i) => {
     lesson.previous = lessons[i - 1];
     lesson.next = lessons[i + 1];
@@ -139,6 +143,12 @@ export function buildCourse(entries: LessonEntry[], course: CourseData, courseFi
       const before = byRef.get(ref);
       if (before) lesson.before.push(before);
       else problems.push(`${lesson.file}: prerequisites[${j}]: no lesson '${ref}'`);
+    });
+    lesson.formerly.forEach((ref, j) => {
+      const owner = formerOwners.get(ref);
+      if (byRef.has(ref)) problems.push(`${lesson.file}: formerly[${j}]: '${ref}' is still a lesson's address`);
+      else if (owner) problems.push(`${lesson.file}: formerly[${j}]: '${ref}' is also claimed by ${owner}`);
+      formerOwners.set(ref, lesson.file);
     });
   });
   if (problems.length) throw contentError(problems);
@@ -169,6 +179,28 @@ export class Syllabus extends Index<Lesson> {
   pageUrls(): string[] {
     return [routes.course(), routes.glossary(), ...this.all.map((l) => l.url)];
   }
+
+  /** Earlier lesson addresses (a lesson's `formerly`), each sent to the lesson that replaced it. */
+  movedLessons(): Redirect[] {
+    return this.all.flatMap((l) => l.formerly.map((ref) => ({ url: routes.lesson(...(ref.split("/") as [string, string])), to: l.url })));
+  }
+
+  /**
+   * Every address that redirects to a course page: each page's upper-case form, and each moved
+   * lesson's old address in both cases, straight to where it lives now.
+   */
+  redirects(): Redirect[] {
+    return [
+      ...this.pageUrls().map((to) => ({ url: routes.legacyCourse(to), to })),
+      ...this.movedLessons().flatMap((moved) => [moved, { url: routes.legacyCourse(moved.url), to: moved.to }]),
+    ];
+  }
+}
+
+/** An old address (the redirect page's own `url`) and where its page lives now. */
+export interface Redirect {
+  url: string;
+  to: string;
 }
 
 export default function course(config: UserConfig): void {
@@ -183,6 +215,7 @@ export default function course(config: UserConfig): void {
     const entries = lessons.map((l) => ({ title: `${l.number} ${l.title}`, url: l.url, date: l.date, updated: l.updated, summary: l.description, tags: [], item: l.item }));
     return [{ section: "course", lang: DEFAULT_LANGUAGE, format: "atom", url: routes.courseFeed(), mediaType: MEDIA_TYPES.atom, home: routes.course(), updated: lastUpdated(lessons)!, entries }];
   });
-  // One redirect page per course page, at its upper-case address.
-  config.addCollection("legacyCourseUrls", (api: CollectionApi) => courseOf(api).pageUrls().map((to) => ({ url: routes.legacyCourse(to), to })));
+  // One redirect page per old address: upper-case course pages and moved lessons.
+  config.addCollection("courseRedirects", (api: CollectionApi) => courseOf(api).redirects());
+  config.addCollection("movedLessons", (api: CollectionApi) => courseOf(api).movedLessons());
 }

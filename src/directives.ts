@@ -13,8 +13,10 @@
 import type { z } from "zod";
 import type { Lang } from "./languages.ts";
 import { validate } from "./validation.ts";
+import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
+import { transcriptDirective } from "./transcripts.ts";
 import { readYaml } from "./yaml.ts";
 
 /** Where a directive sits: the page's project-relative path, the fence's first line (1-based), the page's language. */
@@ -32,6 +34,8 @@ export interface Directive<S extends z.ZodType = z.ZodType> {
 export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
+  chart: chartDirective,
+  transcript: transcriptDirective,
 };
 
 /** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */

@@ -16,6 +16,7 @@ import { FIGURE_NUMBER } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
+import { handWrittenOutput } from "./transcripts.ts";
 import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -100,9 +101,10 @@ function addCodeBlocks(md: MarkdownIt): void {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
     const file = renderedFile(env);
-    if (Object.hasOwn(DIRECTIVES, lang)) {
-      return renderDirective(lang, token.content, { file, line: bodyOffset(file) + (token.map?.[0] ?? 0) + 1, lang: renderedLang(env) });
-    }
+    const line = () => bodyOffset(file) + (token.map?.[0] ?? 0) + 1;
+    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: line(), lang: renderedLang(env) });
+    const refused = handWrittenOutput(file, lang);
+    if (refused) throw contentError([`${file}:${line()}: ${refused}`]);
     const { html, label: language } = highlightCode(token.content, lang);
     return codeBlockHtml({ html, ...fenceLabels(language, renderedLang(env)), lang: language ? lang : undefined }, renderedLang(env));
   };

@@ -19,7 +19,7 @@ const course: CourseData = {
 /** A lesson file as the loader makes it (see lessonKind.entry). */
 const lesson = (file: string, over: object = {}): LessonEntry => {
   const path = `posts/rdma101/${file}`;
-  const data = { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], draft: false, ...over };
+  const data = { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], formerly: [], draft: false, ...over };
   return { ...data, file: path, url: `/from-permalink/${file}/`, lang: "en", key: file };
 };
 
@@ -72,6 +72,22 @@ describe("course order and numbering", () => {
   it("takes a lesson's address from its part and lesson folder names", () => {
     expect(lessonLocation("posts/rdma101/01-basics/02-a.md")).toMatchObject({ ref: "basics/a", url: routes.lesson("basics", "a") });
   });
+
+  it("sends a moved lesson's old address, in either case, straight to the lesson", () => {
+    const syllabus = new Syllabus(buildCourse([lesson("01-basics/01-a.md", { formerly: ["basics/old-a", "advanced/older-a"] }), lesson("02-advanced/01-c.md")], course));
+    const a = syllabus.byRef("basics/a").url;
+    expect(syllabus.movedLessons()).toEqual([
+      { url: routes.lesson("basics", "old-a"), to: a },
+      { url: routes.lesson("advanced", "older-a"), to: a },
+    ]);
+    expect(syllabus.redirects().filter((r) => r.to === a)).toEqual([
+      { url: routes.legacyCourse(a), to: a },
+      { url: "/rdma101/basics/old-a/", to: a },
+      { url: "/RDMA101/basics/old-a/", to: a },
+      { url: "/rdma101/advanced/older-a/", to: a },
+      { url: "/RDMA101/advanced/older-a/", to: a },
+    ]);
+  });
 });
 
 describe("course errors name the file and field", () => {
@@ -83,6 +99,8 @@ describe("course errors name the file and field", () => {
     [[lesson("01-basics/intro.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/intro.md: lesson: 'intro' must be <number>-<slug>"],
     [[lesson("01-basics/01-a.md"), lesson("01-basics/02-a.md")], "posts/rdma101/01-basics/02-a.md: lesson: name 'a' is also used by posts/rdma101/01-basics/01-a.md"],
     [[lesson("01-basics/01-a.md"), lesson("01-advanced/01-c.md")], "posts/rdma101/01-basics: part: order 1 is also used by part 'advanced'"],
+    [[lesson("01-basics/01-a.md", { formerly: ["advanced/c"] }), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-a.md: formerly[0]: 'advanced/c' is still a lesson's address"],
+    [[lesson("01-basics/01-a.md", { formerly: ["basics/z"] }), lesson("02-advanced/01-c.md", { formerly: ["basics/z"] })], "posts/rdma101/02-advanced/01-c.md: formerly[0]: 'basics/z' is also claimed by posts/rdma101/01-basics/01-a.md"],
   ])("case %#", (sources, message) => {
     expect(errorOf(() => buildCourse(sources, course))).toContain(message);
   });

@@ -1,0 +1,73 @@
+// The `transcript` directive: output a course program really printed, captured in the lab
+// (posts/rdma101/labs/<run>.out, written by `npm run lab:capture`), shown like every other code
+// block: `$ command`, then its output. Lessons show program output only this way.
+//
+//   ```transcript
+//   run: capstone-pingpong
+//   step: client        # optional: one step; every step in order when left out
+//   ```
+import { existsSync, readFileSync } from "node:fs";
+import type { Directive } from "./directives.ts";
+import { codeBlockHtml, highlightCode } from "./highlight.ts";
+import { t, tHtml } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
+import { LABS_DIR, loadRun, runFile } from "./lab/runs.ts";
+import { parseTranscript, type StepTranscript } from "./lab/transcript.ts";
+import { isLessonFile } from "./course.ts";
+import { transcriptSchema } from "./schemas.ts";
+import { contentError } from "./validation.ts";
+
+/** Fence languages that show a terminal or program output. */
+const OUTPUT_FENCES = new Set(["console", "shell-session", "output", "text"]);
+
+/**
+ * Why a lesson may not hold this fenced block, or undefined: lessons show program output only
+ * through `transcript` (output a program really printed in the lab), never written by hand.
+ */
+export function handWrittenOutput(file: string, lang: string): string | undefined {
+  if (!isLessonFile(file) || !OUTPUT_FENCES.has(lang.toLowerCase())) return undefined;
+  return `${lang}: a lesson shows program output only with the transcript directive (a run captured in the lab, posts/rdma101/labs/); commands to type go in a sh block`;
+}
+
+/** Under every transcript: where the output comes from, and what its timings mean. */
+export const transcriptCaption = (lang: Lang): string => tHtml(lang, "transcript.caption", { command: "<code>npm run lab</code>" });
+
+/** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
+export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
+  const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
+  if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
+  const manifest = loadRun(run, dir);
+  if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
+  const captured = parseTranscript(readFileSync(manifest.transcriptFile, "utf8"), manifest.transcriptFile);
+  const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
+  if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
+  const shown = { vms: manifest.vms, stepsInRun: captured.length };
+  if (step === undefined) return { steps: captured, ...shown };
+  const one = captured.find((s) => s.name === step);
+  if (!one) throw fail("step", `run '${run}' has no step '${step}' (it has ${captured.map((s) => s.name).join(", ")})`);
+  return { steps: [one], ...shown };
+}
+
+/** Above each block: which process (when the run has several) and a failing exit status. */
+function labelOf(s: StepTranscript, steps: number, vms: number, lang: Lang): string {
+  const parts = [steps > 1 ? s.name : t(lang, "transcript.output")];
+  if (vms > 1) parts.push(t(lang, "transcript.vm", { number: s.vm }));
+  if (s.status !== 0) parts.push(t(lang, "transcript.status", { status: s.status }));
+  return parts.join(" · ");
+}
+
+export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR, lang: Lang = DEFAULT_LANGUAGE): string {
+  const { steps, vms, stepsInRun } = transcriptSteps(run, step, at, dir);
+  const blocks = steps.map((s) => {
+    const label = labelOf(s, stepsInRun, vms, lang);
+    const { html } = highlightCode(`$ ${s.run}\n${s.output.trimEnd()}`, "console");
+    return codeBlockHtml({ html, label, name: t(lang, "transcript.name", { command: s.run }), lang: "console" }, lang);
+  });
+  return `<figure class="transcript">\n${blocks.join("")}<figcaption class="code-caption">${transcriptCaption(lang)}</figcaption>\n</figure>\n`;
+}
+
+export const transcriptDirective: Directive<typeof transcriptSchema> = {
+  schema: transcriptSchema,
+  render: ({ run, step }, where) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang),
+};
+
