@@ -37,9 +37,14 @@ export function contentSecurityPolicy(inlineScripts: string[], options: PolicyOp
 export const needsWebAssembly = (path: string): boolean => neutralPath(path) === routes.search();
 
 export default function security(config: UserConfig): void {
-  let scripts: string[] | undefined;
-  config.on("eleventy.before", () => (scripts = undefined));
-  const policy = (options: PolicyOptions) => contentSecurityPolicy((scripts ??= INLINE_SCRIPTS.map((file) => readFileSync(file, "utf8"))), options);
+  // Two policies per build (with and without WebAssembly), asked for by every page.
+  const policies = new Map<boolean, string>();
+  config.on("eleventy.before", () => policies.clear());
+  const policy = ({ webAssembly = false }: PolicyOptions) => {
+    let out = policies.get(webAssembly);
+    if (out === undefined) policies.set(webAssembly, (out = contentSecurityPolicy(INLINE_SCRIPTS.map((file) => readFileSync(file, "utf8")), { webAssembly })));
+    return out;
+  };
   config.addFilter("contentSecurityPolicy", (path: string) => policy({ webAssembly: needsWebAssembly(path) }));
   // For _headers: everything any page needs (each page's <meta> narrows it), and what <meta> cannot say.
   config.addGlobalData("headerSecurityPolicy", () => `${policy({ webAssembly: true })}; frame-ancestors 'none'`);

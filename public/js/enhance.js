@@ -69,14 +69,15 @@ function setUpCopyButtons() {
 }
 
 /**
- * Wide figures, tables and code scroll sideways, so the page makes them tab stops for keyboard
- * scrolling. Where one fits and does not scroll, that stop is only noise: drop it while it fits.
+ * Wide figures, tables and code scroll sideways (and long code and transcripts downwards), so the
+ * page makes them tab stops for keyboard scrolling. Where one fits and does not scroll, that stop is
+ * only noise: drop it while it fits.
  */
 function setUpScrollRegions() {
   const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre");
   const update = () => {
     for (const region of regions) {
-      if (region.scrollWidth > region.clientWidth) region.setAttribute("tabindex", "0");
+      if (region.scrollWidth > region.clientWidth || region.scrollHeight > region.clientHeight) region.setAttribute("tabindex", "0");
       else region.removeAttribute("tabindex");
     }
   };

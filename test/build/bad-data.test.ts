@@ -4,17 +4,18 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, copyProject } from "../support/eleventy.ts";
-
-let copy: string;
-beforeAll(async () => {
-  copy = await copyProject();
-});
-afterAll(() => rm(copy, { recursive: true, force: true }));
+import { build, smallProject } from "../support/eleventy.ts";
 
 const FIRST_LESSON = "posts/rdma101/01-getting-started/01-why-rdma.md";
 const SECOND_LESSON = "posts/rdma101/01-getting-started/02-landscape.md";
 const A_POST = "posts/blog/mooncake-kvcache-centric-serving.md";
+
+// One build per mistake: a copy with one post and two lessons keeps each build short.
+let copy: string;
+beforeAll(async () => {
+  copy = await smallProject({ posts: [A_POST], lessons: [FIRST_LESSON, SECOND_LESSON] });
+});
+afterAll(() => rm(copy, { recursive: true, force: true }));
 const BAD_CSV = "posts/blog/bad.csv";
 
 type Edit = { file: string; change: (source: string) => string } | { file: string; create: string };

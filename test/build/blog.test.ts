@@ -1,12 +1,12 @@
-// The blog engine on a fixture: the real project plus generated posts (enough to paginate, a
-// series, a draft), built as production. Asserts on the HTML and feeds it produces.
+// The blog engine on a fixture: the project with generated posts instead of its own (enough to
+// paginate, a series, a draft, translations), built as production. Asserts on the HTML and feeds it produces.
 import { readFileSync, existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
 import sharp from "sharp";
-import { build, copyProject } from "../support/eleventy.ts";
+import { build, smallProject } from "../support/eleventy.ts";
 import { builtFiles } from "../support/site.ts";
 import { startDevServer, waitForServer } from "../support/dev-server.ts";
 
@@ -20,7 +20,8 @@ const fixturePost = (slug: string, front: string, body = "Some text.\n") =>
 const xml = (url: string) => new JSDOM(readFileSync(path.join(out, url), "utf8"), { contentType: "text/xml" }).window.document;
 
 beforeAll(async () => {
-  root = await copyProject();
+  // The fixture posts alone (and one lesson, for the course every page links).
+  root = await smallProject({ posts: [], lessons: ["posts/rdma101/01-getting-started/01-why-rdma.md"] });
   await mkdir(path.join(root, "posts/blog"), { recursive: true });
   for (let i = 1; i <= 12; i++) {
     const day = String(i).padStart(2, "0");

@@ -32,12 +32,11 @@ export async function builtFiles(root = siteDir()): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
-/** Every page a reader can land on: the built HTML, without the redirect pages of old addresses. */
+/** Every page a reader can land on: the built HTML, without the redirect pages at old addresses. */
 export async function pageUrls(root = siteDir()): Promise<string[]> {
   return (await builtFiles(root))
-    .filter((f) => f.endsWith(".html"))
+    .filter((f) => f.endsWith(".html") && !readFileSync(f, "utf8").includes('<meta http-equiv="refresh"'))
     .map((f) => urlOf(f, root))
-    .filter((u) => !u.startsWith("/RDMA101/"))
     .sort();
 }
 
