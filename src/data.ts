@@ -36,8 +36,19 @@ export function loadYamlData(contents: string, filePath: string): unknown {
 export default function data(config: UserConfig): void {
   config.addDataExtension("yaml,yml", { parser: loadYamlData });
   config.addDataExtension("bib", { parser: (contents: string, file: string) => parsePublications(contents, relativeFile(file)) });
+  // Template and directory data only from *.11tydata.* files: a chart's data.json beside a post is
+  // the chart's, never the post's data, and each page costs fewer file look-ups.
+  config.setDataFileSuffixes([".11tydata"]);
+  // Eleventy asks for a directory's data once per page in it: import each file once per build, as
+  // every import() goes through the TypeScript loader.
+  const modules = new Map<string, Promise<unknown>>();
+  config.on("eleventy.before", () => modules.clear());
   config.addDataExtension("ts", {
-    parser: async (file: string) => (await import(pathToFileURL(path.resolve(file)).href)).default,
+    parser: (file: string) => {
+      let loaded = modules.get(file);
+      if (!loaded) modules.set(file, (loaded = import(pathToFileURL(path.resolve(file)).href).then((m: { default: unknown }) => m.default)));
+      return loaded;
+    },
     read: false,
   });
 }
