@@ -13,8 +13,17 @@ import { contentError } from "./validation.ts";
 export const EXAMPLES_DIR = "posts/rdma101/examples";
 export const EXAMPLES_URL = "/rdma101/examples/";
 
+/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
+export const librariesOf = (source: string): string[] =>
+  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+
+/** How the tests and the lab compile a program: warnings are errors there. */
+export const compileArgs = (file: string, output: string): string[] => [
+  "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, file, ...librariesOf(readFileSync(file, "utf8")),
+];
+
 export const buildCommand = (name: string): string =>
-  `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} -libverbs`;
+  `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} ${librariesOf(readFileSync(path.join(EXAMPLES_DIR, name), "utf8")).join(" ")}`;
 
 export function exampleHtml(name: string, page: string): string {
   const file = path.join(EXAMPLES_DIR, name);
