@@ -167,6 +167,8 @@ export const postSchema = z
   .refine((p) => !p.updated || p.updated >= p.date, { message: "must not be before date", path: ["updated"] });
 
 // Front matter of an RDMA 101 lesson (posts/rdma101/<NN>-<part>/<NN>-<lesson>.md).
+const lessonRef = z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>");
+
 export const lessonSchema = z
   .strictObject({
     title: plainText(120),
@@ -175,7 +177,9 @@ export const lessonSchema = z
     minutes: z.number("must be a whole number of minutes").int().positive().max(240),
     date: contentDate,
     updated: contentDate.optional(),
-    prerequisites: z.array(z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>")).default([]),
+    prerequisites: z.array(lessonRef).default([]),
+    /** Earlier addresses of this lesson (<part-slug>/<lesson-slug>), which keep working as redirects. */
+    formerly: z.array(lessonRef).default([]),
     draft: z.boolean().default(false),
   })
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
@@ -192,5 +196,7 @@ export const figureSchema = z.strictObject({
   caption: text,
 });
 export const exampleSchema = z.strictObject({
-  file: z.string().regex(/^[a-z0-9_]+\.c$/, "must be the name of a program in posts/rdma101/examples/, such as rc_pingpong.c"),
+  file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
+  /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
+  function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
 });

@@ -94,6 +94,17 @@ describe("RDMA 101", () => {
     }
   });
 
+  it("keeps every moved lesson's old address working, on every host, straight to a lesson", () => {
+    const rules = readFileSync(fileFor("/_redirects"), "utf8").split("\n").filter((l) => l.startsWith("/rdma101/")).map((l) => l.split(/\s+/));
+    for (const [from, to, status] of rules) {
+      expect(lessonUrls(), `${from} → ${to}`).toContain(to);
+      expect(status).toBe("301");
+      for (const old of [from!, from!.replace("/rdma101/", "/RDMA101/")]) {
+        expect(loadPage(old).querySelector('meta[http-equiv="refresh"]')?.getAttribute("content"), old).toBe(`0; url=${to}`);
+      }
+    }
+  });
+
   it("sends every other old /RDMA101/ address to its new home on hosts that read _redirects", async () => {
     const rules = readFileSync(fileFor("/_redirects"), "utf8").split("\n").filter((l) => l.startsWith("/")).map((l) => l.split(/\s+/));
     const redirect = (from: string) => {
