@@ -86,7 +86,6 @@ static void run(const char *mode, struct ibv_qp *qp, struct ibv_cq *cq, struct i
 int main(int argc, char *argv[])
 {
 	const char *mode = argc > 1 ? argv[1] : "both";
-	int rc;
 
 	if (strcmp(mode, "each") && strcmp(mode, "list") && strcmp(mode, "both")) {
 		fprintf(stderr, "usage: %s [each|list|both] [device]\n", argv[0]);
@@ -126,11 +125,7 @@ int main(int argc, char *argv[])
 	if (strcmp(mode, "each"))
 		run("list", qp, cq, mr, &me);
 
-	if ((rc = ibv_destroy_qp(qp)) || (rc = ibv_destroy_cq(cq)) || (rc = ibv_dereg_mr(mr)) ||
-	    (rc = ibv_dealloc_pd(pd)))
-		die_rc("releasing the verbs objects", rc);
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
 	return 0;
 }

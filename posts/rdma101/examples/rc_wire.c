@@ -32,11 +32,10 @@
 
 #include "course.h"
 
-struct options {
-	const char *device;
-	const char *host; /* the server to connect to: set on the client only */
-	uint32_t size, count;
-	int send, recvs, gid, port;
+struct wire_options {
+	struct options common; /* -d, -g, -p and HOST, as every course program has them */
+	uint32_t size, count;  /* -s, -n */
+	int send, recvs;       /* -o send, -r */
 };
 
 static void usage(const char *prog)
@@ -46,10 +45,10 @@ static void usage(const char *prog)
 	exit(1);
 }
 
-static struct options parse(int argc, char *argv[])
+static struct wire_options parse(int argc, char *argv[])
 {
-	struct options o = { .size = 64, .count = 1, .recvs = -1, .gid = -1,
-			     .port = COURSE_TCP_PORT };
+	struct wire_options o = { .common = { .gid_index = -1, .tcp_port = COURSE_TCP_PORT },
+				  .size = 64, .count = 1, .recvs = -1 };
 	int c;
 
 	while ((c = getopt(argc, argv, "s:n:o:r:g:d:p:")) != -1) {
@@ -62,14 +61,14 @@ static struct options parse(int argc, char *argv[])
 			o.send = strcmp(optarg, "send") == 0;
 			break;
 		case 'r': o.recvs = atoi(optarg); break;
-		case 'g': o.gid = atoi(optarg); break;
-		case 'd': o.device = optarg; break;
-		case 'p': o.port = atoi(optarg); break;
+		case 'g': o.common.gid_index = atoi(optarg); break;
+		case 'd': o.common.device = optarg; break;
+		case 'p': o.common.tcp_port = atoi(optarg); break;
 		default: usage(argv[0]);
 		}
 	}
 	if (optind < argc)
-		o.host = argv[optind++];
+		o.common.host = argv[optind++];
 	if (optind < argc || o.size == 0 || o.count == 0 || o.count > 1024)
 		usage(argv[0]);
 	if (o.recvs < 0)
@@ -103,13 +102,12 @@ static char letter(uint32_t i)
 	return (char)('A' + i % 26);
 }
 
-static int run_server(const struct options *o, struct ibv_cq *cq,
+static int run_server(const struct wire_options *o, struct ibv_cq *cq,
 		      struct ibv_mr *mr, int sock)
 {
 	struct ibv_wc wc;
 	uint32_t received = 0, intact = 0;
 
-	tcp_barrier(sock); /* both QPs are ready: the client may start */
 	for (int i = 0; i < o->recvs && received < o->count; i++) {
 		if (wait_completion(cq, &wc))
 			break;
@@ -130,14 +128,13 @@ static int run_server(const struct options *o, struct ibv_cq *cq,
 	return intact == o->count ? 0 : 1;
 }
 
-static int run_client(const struct options *o, struct ibv_qp *qp, struct ibv_cq *cq,
+static int run_client(const struct wire_options *o, struct ibv_qp *qp, struct ibv_cq *cq,
 		      struct ibv_mr *mr, const struct conn_info *peer, int sock)
 {
 	const char *op = o->send ? "SEND" : "WRITE";
 	struct ibv_wc wc;
 	uint32_t done = 0;
 
-	tcp_barrier(sock);
 	for (uint32_t i = 0; i < o->count; i++) {
 		struct ibv_sge sge = { .addr = (uintptr_t)mr->addr, .length = o->size,
 				       .lkey = mr->lkey };
@@ -170,18 +167,19 @@ static int run_client(const struct options *o, struct ibv_qp *qp, struct ibv_cq 
 
 int main(int argc, char *argv[])
 {
-	struct options o = parse(argc, argv);
-	struct ibv_context *ctx = open_device(o.device);
-	int gid = choose_gid(ctx, COURSE_IB_PORT, o.gid);
+	struct wire_options o = parse(argc, argv);
+	const char *host = o.common.host; /* set on the client only */
+	struct ibv_context *ctx = open_device(o.common.device);
+	int gid = choose_gid(ctx, COURSE_IB_PORT, o.common.gid_index);
 
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
 	/* The server keeps every message apart; the client refills one buffer. */
-	size_t len = o.host ? o.size : (size_t)o.size * o.count;
+	size_t len = host ? o.size : (size_t)o.size * o.count;
 	void *buf = alloc_buffer(len);
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
-				       (o.host ? 0 : IBV_ACCESS_REMOTE_WRITE));
+				       (host ? 0 : IBV_ACCESS_REMOTE_WRITE));
 	if (!mr)
 		die("ibv_reg_mr");
 	struct ibv_cq *cq = ibv_create_cq(ctx, (int)o.count + 1, NULL, NULL, 0);
@@ -195,26 +193,20 @@ int main(int argc, char *argv[])
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		die("ibv_create_qp");
-	qp_to_init(qp, COURSE_IB_PORT, o.host ? 0 : IBV_ACCESS_REMOTE_WRITE);
-	for (int i = 0; i < o.recvs; i++)
+	qp_to_init(qp, COURSE_IB_PORT, host ? 0 : IBV_ACCESS_REMOTE_WRITE);
+	for (int i = 0; i < o.recvs; i++) /* before connecting: the client may send at once */
 		post_recv(qp, mr, (uint32_t)i * o.size % (uint32_t)len, o.size, (uint64_t)i + 1);
 
-	int sock = o.host ? tcp_connect(o.host, o.port) : tcp_listen_accept(o.port);
 	struct conn_info mine, peer;
-	local_info(qp, COURSE_IB_PORT, gid, o.host ? NULL : mr, &mine);
-	exchange_info(sock, &mine, &peer);
-	print_info(o.host ? "client: local " : "server: local ", &mine);
-	print_info(o.host ? "client: remote" : "server: remote", &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid, &mine, &peer);
-	qp_to_rts(qp, &mine, &peer);
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid, host ? NULL : mr, host,
+			      o.common.tcp_port, &mine, &peer);
+	print_info(host ? "client: local " : "server: local ", &mine);
+	print_info(host ? "client: remote" : "server: remote", &peer);
 
-	int status = o.host ? run_client(&o, qp, cq, mr, &peer, sock)
-			      : run_server(&o, cq, mr, sock);
+	int status = host ? run_client(&o, qp, cq, mr, &peer, sock) : run_server(&o, cq, mr, sock);
 
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) ||
-	    ibv_dealloc_pd(pd) || ibv_close_device(ctx))
-		die("releasing the verbs objects");
+	teardown(qp, cq, mr, pd, ctx);
 	free(buf);
 	return status;
 }

@@ -154,9 +154,6 @@ int main(int argc, char *argv[])
 	printf("on-demand paging (IBV_ODP_SUPPORT): %s\n",
 	       attr.odp_caps.general_caps & IBV_ODP_SUPPORT ? "supported" : "not supported");
 
-	if ((rc = ibv_dealloc_pd(pd)))
-		die_rc("ibv_dealloc_pd", rc);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	teardown(NULL, NULL, NULL, pd, ctx);
 	return 0;
 }
