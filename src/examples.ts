@@ -16,29 +16,34 @@ export const EXAMPLES_URL = "/rdma101/examples/";
 /** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
 export const HELPERS = "course.c";
 
+/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
+export const librariesOf = (source: string): string[] =>
+  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+
 /**
- * What a program is built from: course.c too when it includes course.h, librdmacm too when it uses
- * rdma_cm. The helper files themselves are not programs and have none.
+ * What a program is built from: its own file, course.c when it includes course.h, and its
+ * libraries. Undefined for a file that is not a program (the helpers themselves).
  */
-function buildInputs(name: string): { files: string[]; libraries: string[] } | undefined {
+function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  return {
-    files: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])],
-    libraries: ["-libverbs", ...(/#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-lrdmacm"] : [])],
-  };
+  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: librariesOf(source) };
 }
 
-/** How a lesson tells the reader to build a program, run in posts/rdma101/examples/. */
+export const isProgram = (name: string): boolean => buildOf(name) !== undefined;
+
+/** The command a lesson shows for building a program; none for the helper files. */
 export function buildCommand(name: string): string | undefined {
-  const inputs = buildInputs(name);
-  return inputs && `gcc -std=c11 -Wall -Wextra -O2 ${inputs.files.join(" ")} -o ${name.replace(/\.c$/, "")} ${inputs.libraries.join(" ")}`;
+  const build = buildOf(name);
+  return build && `gcc -std=c11 -Wall -Wextra -O2 ${build.sources.join(" ")} -o ${name.replace(/\.c$/, "")} ${build.libraries.join(" ")}`;
 }
 
-/** How the tests and the lab compile a program (paths from the repository root): warnings are errors there. */
-export function compileArgs(name: string, output: string): string[] | undefined {
-  const inputs = buildInputs(name);
-  return inputs && ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...inputs.files.map((f) => path.join(EXAMPLES_DIR, f)), ...inputs.libraries];
+/** How the tests and the lab compile the program `file` (in EXAMPLES_DIR): warnings are errors there. */
+export function compileArgs(file: string, output: string): string[] {
+  const build = buildOf(path.basename(file));
+  if (!build) throw new Error(`${file}: not a program, so it cannot be compiled alone`);
+  const sources = build.sources.map((s) => path.join(path.dirname(file), s));
+  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...sources, ...build.libraries];
 }
 
 /**

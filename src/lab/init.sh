@@ -90,12 +90,16 @@ for name in /sys/class/virtio-ports/*/name; do
 done
 [ -n "$port" ] || fail "no virtio-serial port lab.ctl"
 exec 3<>"$port"
+connected=
 while :; do
-	# Reading the port gives end-of-file while the host is not connected: wait and read again.
+	# Reading the port gives end-of-file while the host is not connected: before it first says
+	# hello, wait and read again; once it has gone (its process ended), power off.
 	if ! read -r verb id <&3 && [ -z "$verb" ]; then
+		[ -n "$connected" ] && break
 		usleep 100000
 		continue
 	fi
+	connected=1
 	case "$verb" in
 	hello)
 		# The host says hello until it hears back: a line written before it connected is lost.

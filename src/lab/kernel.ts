@@ -65,17 +65,30 @@ function unpackKernel(pkg: KernelPackage, into: string): void {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The kernel and modules for the current candidate, fetched and unpacked once per version. */
+const kernelIn = (dir: string): LabKernel => ({
+  vmlinuz: path.join(dir, "vmlinuz"),
+  modules: path.join(dir, "modules"),
+  loadOrder: readFileSync(path.join(dir, "modules.load"), "utf8").split("\n").filter(Boolean),
+  release: readFileSync(path.join(dir, "release"), "utf8"),
+});
+
+/**
+ * The kernel and modules for the current candidate, fetched and unpacked once per version. When
+ * apt cannot name a candidate (no package lists), the kernel already in the cache will do.
+ */
 export function labKernel(log: (message: string) => void): LabKernel {
-  const pkg = candidateKernel();
-  const dir = cachedDir(path.join(LAB_CACHE, "kernel"), inputsKey(pkg.name, pkg.version, LAB_MODULES.join(",")), (into) => {
+  const dir = path.join(LAB_CACHE, "kernel");
+  let pkg: KernelPackage;
+  try {
+    pkg = candidateKernel();
+  } catch (error) {
+    if (!existsSync(path.join(dir, "release"))) throw error;
+    log(`${(error as Error).message}; using the kernel already in the cache`);
+    return kernelIn(dir);
+  }
+  cachedDir(dir, inputsKey(pkg.name, pkg.version, LAB_MODULES.join(",")), (into) => {
     log(`fetching and unpacking ${pkg.name} ${pkg.version} (once per kernel version)`);
     unpackKernel(pkg, into);
   });
-  return {
-    vmlinuz: path.join(dir, "vmlinuz"),
-    modules: path.join(dir, "modules"),
-    loadOrder: readFileSync(path.join(dir, "modules.load"), "utf8").split("\n").filter(Boolean),
-    release: readFileSync(path.join(dir, "release"), "utf8"),
-  };
+  return kernelIn(dir);
 }

@@ -1,10 +1,10 @@
 // The course's complete programs (posts/rdma101/examples/*.c), compiled on the host into the cache
 // exactly as the tests compile them, and put first on PATH inside the lab VM (which runs the
-// host's binaries over 9p). A program is recompiled only when a file it is built from or the compiler changes.
+// host's binaries over 9p). A program is recompiled only when its source or the compiler changes.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildCommand, compileArgs, EXAMPLES_DIR } from "../examples.ts";
+import { compileArgs, EXAMPLES_DIR, HELPERS, isProgram } from "../examples.ts";
 import { inputsKey, LAB_CACHE, runTool } from "./cache.ts";
 
 export const LAB_BIN = path.join(LAB_CACHE, "bin");
@@ -18,7 +18,9 @@ export interface CompileFailure {
 export function compilePrograms(): CompileFailure[] {
   mkdirSync(LAB_BIN, { recursive: true });
   const compiler = runTool("gcc", ["--version"]);
-  const sources = readdirSync(EXAMPLES_DIR).filter((f) => buildCommand(f)).sort();
+  const sources = readdirSync(EXAMPLES_DIR).filter(isProgram).sort();
+  // Every program may be built with the helpers: a change to them rebuilds it.
+  const helpers = [HELPERS, HELPERS.replace(/\.c$/, ".h")].map((f) => readFileSync(path.join(EXAMPLES_DIR, f)));
   const failures: CompileFailure[] = [];
   // A program whose source is gone is gone from PATH too.
   const names = new Set(sources.map((s) => s.replace(/\.c$/, "")));
@@ -26,12 +28,11 @@ export function compilePrograms(): CompileFailure[] {
     if (!names.has(file.replace(/^\.(.*)\.inputs$/, "$1"))) rmSync(path.join(LAB_BIN, file), { force: true });
   }
   for (const source of sources) {
+    const file = path.join(EXAMPLES_DIR, source);
     const binary = path.join(LAB_BIN, source.replace(/\.c$/, ""));
     const stamp = path.join(LAB_BIN, `.${path.basename(binary)}.inputs`);
-    const args = compileArgs(source, binary)!;
-    // Every file the program is built from: its own source, course.c and course.h if it uses them.
-    const inputs = args.filter((a) => a.endsWith(".c")).flatMap((f) => [f, f.replace(/\.c$/, ".h")]).filter(existsSync);
-    const key = inputsKey(...inputs.map((f) => readFileSync(f)), compiler, args.join(" "));
+    const args = compileArgs(file, binary);
+    const key = inputsKey(readFileSync(file), ...helpers, compiler, args.join(" "));
     if (existsSync(binary) && existsSync(stamp) && readFileSync(stamp, "utf8") === key) continue;
     rmSync(stamp, { force: true });
     const result = spawnSync("gcc", args, { encoding: "utf8" });

@@ -125,7 +125,7 @@ int main(int argc, char *argv[])
 	if (strcmp(mode, "each"))
 		run("list", qp, cq, mr, &me);
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	return 0;
 }

@@ -206,7 +206,7 @@ int main(int argc, char *argv[])
 	int status = host ? run_client(&o, qp, cq, mr, &peer, sock) : run_server(&o, cq, mr, sock);
 
 	close(sock);
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	return status;
 }

@@ -164,6 +164,6 @@ int main(int argc, char *argv[])
 	printf("on-demand paging (IBV_ODP_SUPPORT): %s\n",
 	       attr.odp_caps.general_caps & IBV_ODP_SUPPORT ? "supported" : "not supported");
 
-	teardown(NULL, NULL, NULL, pd, ctx);
+	release_all(NULL, NULL, NULL, pd, ctx);
 	return 0;
 }
