@@ -13,6 +13,7 @@
 import type { z } from "zod";
 import { readYaml } from "./data.ts";
 import { validate } from "./validation.ts";
+import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
 import { transcriptDirective } from "./transcripts.ts";
@@ -32,6 +33,7 @@ export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
   transcript: transcriptDirective,
+  chart: chartDirective,
 };
 
 /** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */
