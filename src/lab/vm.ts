@@ -132,12 +132,12 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Output folders left by a process that ended without stopping its VMs (lab-<pid>-vm<n>-…). */
-function removeOrphans(ioRoot: string): void {
-  if (!existsSync(ioRoot)) return;
-  for (const name of readdirSync(ioRoot)) {
-    const pid = Number(name.match(/^lab-(\d+)-/)?.[1]);
-    if (!pid || !alive(pid)) rmSync(path.join(ioRoot, name), { recursive: true, force: true });
+/** Folders left by a process that ended without stopping its VMs (lab-<pid>-vm<n>-…). */
+function removeOrphans(root: string): void {
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const pid = Number(name.match(/^lab-(\d+)-vm\d+-/)?.[1]);
+    if (pid && !alive(pid)) rmSync(path.join(root, name), { recursive: true, force: true });
   }
 }
 
@@ -183,11 +183,12 @@ export class LabVm {
     // The control socket's path must be short (sun_path), so it lives in the temporary folder; the
     // output folder must be a path the VM can mount over inside the host's root, so not under /tmp
     // (a tmpfs there).
+    const io = path.join(LAB_CACHE, "io");
+    for (const root of [tmpdir(), io]) removeOrphans(root);
     const dir = mkdtempSync(path.join(tmpdir(), `lab-${process.pid}-vm${config.index}-`));
-    const io = path.join(LAB_CACHE, "io", path.basename(dir));
-    removeOrphans(path.dirname(io));
-    mkdirSync(io, { recursive: true });
-    return new LabVm(config, dir, io);
+    const ioDir = path.join(io, path.basename(dir));
+    mkdirSync(ioDir, { recursive: true });
+    return new LabVm(config, dir, ioDir);
   }
 
   /** Waits until the VM's agent answers (rxe0 is then ACTIVE); stops the VM if it does not. */
