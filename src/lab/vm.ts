@@ -31,9 +31,6 @@ export interface VmConfig {
   /** The working folder of every command (the repository root) and the programs' folder. */
   cwd: string;
   bin: string;
-  /** Where the VM writes a copy of every frame on its NIC (pcap), if wanted. */
-  capture?: string;
-  cpus?: number;
 }
 
 /** Where the shell's exit status is written (init.sh writes to port 244) to end QEMU at once. */
@@ -71,7 +68,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
     "-machine", "pc,accel=tcg",
     // The plainest CPU model: nothing to emulate that the lab does not use.
     "-cpu", "qemu64",
-    "-smp", String(vm.cpus ?? 1),
+    "-smp", "1", // one emulated CPU is one host thread: two VMs fit two cores
     "-m", "1024",
     "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
     "-kernel", vm.kernel,
@@ -84,7 +81,6 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
       ? "user,id=wire,restrict=on"
       : `socket,id=wire,${vm.network.role}=127.0.0.1:${vm.network.port}`;
   args.push("-netdev", netdev, "-device", `virtio-net-pci,netdev=wire,mac=${vmMac(vm.index)}`);
-  if (vm.capture) args.push("-object", `filter-dump,id=capture,netdev=wire,file=${vm.capture}`);
 
   if (console.kind === "terminal") {
     // Ctrl-C belongs to the VM's shell; Ctrl-A x still leaves QEMU.
