@@ -130,9 +130,16 @@ export function buildCourse(sources: LessonSource[], course: Course, courseFile 
     });
 
   const refs = new Set(built.flatMap((p) => p.lessons.map((l) => l.ref)));
+  const formerOwners = new Map<string, string>();
   for (const lesson of built.flatMap((p) => p.lessons)) {
     lesson.prerequisites.forEach((ref, i) => {
       if (!refs.has(ref)) problems.push(`${lesson.file}: prerequisites[${i}]: no lesson '${ref}'`);
+    });
+    lesson.formerly.forEach((ref, i) => {
+      const owner = formerOwners.get(ref);
+      if (refs.has(ref)) problems.push(`${lesson.file}: formerly[${i}]: '${ref}' is still a lesson's address`);
+      else if (owner) problems.push(`${lesson.file}: formerly[${i}]: '${ref}' is also claimed by ${owner}`);
+      formerOwners.set(ref, lesson.file);
     });
   }
   if (problems.length) throw contentError(problems);
@@ -170,6 +177,24 @@ export const lessonByRef = (parts: Part[], ref: string): Lesson | undefined => a
 /** Every course URL, under its legacy upper-case form. */
 export const legacyUrl = (url: string): string => url.replace(COURSE_URL, LEGACY_COURSE_URL);
 
+export interface Redirect {
+  from: string;
+  to: string;
+}
+
+/** Earlier lesson addresses (a lesson's `formerly`), each sent to the lesson that replaced it. */
+export const movedLessons = (parts: Part[]): Redirect[] =>
+  allLessons(parts).flatMap((l) => l.formerly.map((ref) => ({ from: `${COURSE_URL}${ref}/`, to: l.url })));
+
+/**
+ * Every address that redirects to a course page: each page's upper-case form, and each moved
+ * lesson's old address in both cases, straight to where it lives now.
+ */
+export const courseRedirects = (pages: string[], parts: Part[]): Redirect[] => [
+  ...pages.map((url) => ({ from: legacyUrl(url), to: url })),
+  ...movedLessons(parts).flatMap((m) => [m, { from: legacyUrl(m.from), to: m.to }]),
+];
+
 export default function course(config: UserConfig): void {
   type Api = { getFilteredByGlob(glob: string): CollectionItem[] };
   let loading: Promise<Part[]> | undefined;
@@ -188,12 +213,12 @@ export default function course(config: UserConfig): void {
 
   config.addCollection("courseParts", partsOf);
   config.addCollection("lessons", async (api: Api) => allLessons(await partsOf(api)));
-  // One redirect page per course page, at its upper-case address.
-  config.addCollection("legacyCourseUrls", async (api: Api) => [
-    COURSE_URL,
-    `${COURSE_URL}glossary/`,
-    ...allLessons(await partsOf(api)).map((l) => l.url),
-  ]);
+  // One redirect page per old address: upper-case course pages and moved lessons.
+  config.addCollection("courseRedirects", async (api: Api) => {
+    const parts = await partsOf(api);
+    return courseRedirects([COURSE_URL, `${COURSE_URL}glossary/`, ...allLessons(parts).map((l) => l.url)], parts);
+  });
+  config.addCollection("movedLessons", async (api: Api) => movedLessons(await partsOf(api)));
 
   config.addFilter("lessonNeighbours", lessonNeighbours);
   config.addFilter("lessonByRef", lessonByRef);

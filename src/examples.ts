@@ -13,33 +13,72 @@ import { contentError } from "./validation.ts";
 export const EXAMPLES_DIR = "posts/rdma101/examples";
 export const EXAMPLES_URL = "/rdma101/examples/";
 
+/** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
+export const HELPERS = "course.c";
+
 /** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
 export const librariesOf = (source: string): string[] =>
   /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
 
-/** How the tests and the lab compile a program: warnings are errors there. */
-export const compileArgs = (file: string, output: string): string[] => [
-  "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, file, ...librariesOf(readFileSync(file, "utf8")),
-];
+/**
+ * What a program is built from: its own file, course.c when it includes course.h, and its
+ * libraries. Undefined for a file that is not a program (the helpers themselves).
+ */
+function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
+  if (!name.endsWith(".c") || name === HELPERS) return undefined;
+  const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
+  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: librariesOf(source) };
+}
 
-export const buildCommand = (name: string): string =>
-  `gcc -std=c11 -Wall -Wextra -O2 ${name} -o ${name.replace(/\.c$/, "")} ${librariesOf(readFileSync(path.join(EXAMPLES_DIR, name), "utf8")).join(" ")}`;
+export const isProgram = (name: string): boolean => buildOf(name) !== undefined;
 
-export function exampleHtml(name: string, page: string): string {
+/** The command a lesson shows for building a program; none for the helper files. */
+export function buildCommand(name: string): string | undefined {
+  const build = buildOf(name);
+  return build && `gcc -std=c11 -Wall -Wextra -O2 ${build.sources.join(" ")} -o ${name.replace(/\.c$/, "")} ${build.libraries.join(" ")}`;
+}
+
+/** How the tests and the lab compile the program `file` (in EXAMPLES_DIR): warnings are errors there. */
+export function compileArgs(file: string, output: string): string[] {
+  const build = buildOf(path.basename(file));
+  if (!build) throw new Error(`${file}: not a program, so it cannot be compiled alone`);
+  const sources = build.sources.map((s) => path.join(path.dirname(file), s));
+  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...sources, ...build.libraries];
+}
+
+/**
+ * The definition of one function in a C file written in the course's style (the name at the start
+ * of a line, the closing brace alone in column 0), with the comment block just above it.
+ */
+export function cFunction(source: string, name: string): string | undefined {
+  const lines = source.split("\n");
+  const start = lines.findIndex((l) => /^\S/.test(l) && new RegExp(`\\b${name}\\(`).test(l) && !l.trimEnd().endsWith(";"));
+  const end = lines.findIndex((l, i) => i > start && l === "}");
+  if (start < 0 || end < 0) return undefined;
+  let first = start;
+  while (first > 0 && /^(\/\*|\s\*)/.test(lines[first - 1]!)) first--;
+  return lines.slice(first, end + 1).join("\n");
+}
+
+export function exampleHtml(name: string, page: string, fn?: string): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
-  const { html: code } = highlightCode(readFileSync(file, "utf8"), "c");
-  const caption =
-    `<figcaption class="code-caption"><a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>` +
-    ` · Build: <code>${escapeHtml(buildCommand(name))}</code></figcaption>`;
+  const source = readFileSync(file, "utf8");
+  const shown = fn ? cFunction(source, fn) : source;
+  if (shown === undefined) throw contentError([`${page}: example ${name}: no function ${fn}() in ${file}`]);
+  const { html: code } = highlightCode(shown, "c");
+  const build = buildCommand(name);
+  const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
+  const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
+  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
 export const exampleDirective: Directive<typeof exampleSchema> = {
   schema: exampleSchema,
-  render: ({ file }, where) => exampleHtml(file, `${where.file}:${where.line}`),
+  render: ({ file, function: fn }, where) => exampleHtml(file, `${where.file}:${where.line}`, fn),
 };
 
 export default function examples(config: UserConfig): void {
-  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.c`]: EXAMPLES_URL });
+  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.{c,h}`]: EXAMPLES_URL });
 }

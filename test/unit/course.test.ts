@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allLessons, buildCourse, checkGlossary, legacyUrl, lessonLocation, lessonNeighbours, type LessonSource } from "../../src/course.ts";
+import { allLessons, buildCourse, checkGlossary, courseRedirects, legacyUrl, lessonLocation, lessonNeighbours, movedLessons, type LessonSource } from "../../src/course.ts";
 import { lessonSchema, type Course } from "../../src/schemas.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
@@ -17,7 +17,7 @@ const course: Course = {
 };
 const lesson = (file: string, over: object = {}): LessonSource => ({
   file: `posts/rdma101/${file}`,
-  data: { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], draft: false, ...over },
+  data: { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], formerly: [], draft: false, ...over },
 });
 
 describe("course order and numbering", () => {
@@ -50,6 +50,21 @@ describe("course order and numbering", () => {
     expect(legacyUrl("/rdma101/basics/a/")).toBe("/RDMA101/basics/a/");
     expect(lessonLocation("posts/rdma101/01-basics/02-a.md").url).toBe("/rdma101/basics/a/");
   });
+
+  it("sends a moved lesson's old address, in either case, straight to the lesson", () => {
+    const moved = buildCourse([lesson("01-basics/01-a.md", { formerly: ["basics/old-a", "advanced/older-a"] }), lesson("02-advanced/01-c.md")], course);
+    expect(movedLessons(moved)).toEqual([
+      { from: "/rdma101/basics/old-a/", to: "/rdma101/basics/a/" },
+      { from: "/rdma101/advanced/older-a/", to: "/rdma101/basics/a/" },
+    ]);
+    expect(courseRedirects(["/rdma101/basics/a/"], moved)).toEqual([
+      { from: "/RDMA101/basics/a/", to: "/rdma101/basics/a/" },
+      { from: "/rdma101/basics/old-a/", to: "/rdma101/basics/a/" },
+      { from: "/RDMA101/basics/old-a/", to: "/rdma101/basics/a/" },
+      { from: "/rdma101/advanced/older-a/", to: "/rdma101/basics/a/" },
+      { from: "/RDMA101/advanced/older-a/", to: "/rdma101/basics/a/" },
+    ]);
+  });
 });
 
 describe("course errors name the file and field", () => {
@@ -61,6 +76,8 @@ describe("course errors name the file and field", () => {
     [[lesson("01-basics/intro.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/intro.md: lesson: 'intro' must be <number>-<slug>"],
     [[lesson("01-basics/01-a.md"), lesson("01-basics/02-a.md")], "posts/rdma101/01-basics/02-a.md: lesson: name 'a' is also used by posts/rdma101/01-basics/01-a.md"],
     [[lesson("01-basics/01-a.md"), lesson("01-advanced/01-c.md")], "posts/rdma101/01-basics: part: order 1 is also used by part 'advanced'"],
+    [[lesson("01-basics/01-a.md", { formerly: ["advanced/c"] }), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-a.md: formerly[0]: 'advanced/c' is still a lesson's address"],
+    [[lesson("01-basics/01-a.md", { formerly: ["basics/z"] }), lesson("02-advanced/01-c.md", { formerly: ["basics/z"] })], "posts/rdma101/02-advanced/01-c.md: formerly[0]: 'basics/z' is also claimed by posts/rdma101/01-basics/01-a.md"],
   ])("case %#", (sources, message) => {
     expect(errorOf(() => buildCourse(sources, course))).toContain(message);
   });

@@ -1,223 +1,88 @@
 /*
- * memory_region.c - RDMA 101, lessons 2.1 and 2.2.
+ * memory_region.c - RDMA 101, lesson 2.1.
  *
- * Opens the first RDMA device, allocates a protection domain, registers a
- * buffer and prints what the device handed back: the address, the length,
- * the local key and the remote key. It then shows the one access rule that is
- * always enforced (remote write needs local write) and releases everything in
- * the reverse order of creation.
+ * Allocates a protection domain, registers a buffer in it and prints what
+ * the device hands back: the address, the length, the local key and the
+ * remote key. Then it tries two things the rules forbid, and shows that
+ * each is refused: remote write without local write, and deallocating a PD
+ * that still holds a region. Finally it releases everything in the reverse
+ * order of creation.
  *
- * Build: gcc -std=c11 -Wall -Wextra -O2 -o memory_region memory_region.c -libverbs
- * Run:   ./memory_region        (no arguments)
+ * Build: gcc -std=c11 -Wall -Wextra -O2 memory_region.c course.c -o memory_region -libverbs
+ * Run:   ./memory_region [-d device]
  */
-#define _POSIX_C_SOURCE 200809L /* for sysconf() */
-
 #include <errno.h>
 #include <inttypes.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <infiniband/verbs.h>
+#include "course.h"
 
-#define BUF_PAGES 16 /* register sixteen pages */
+#define BUF_SIZE (64 * 1024)
 
-/* Everything we create, so that one function can release it all. */
-struct resources {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	void *buf;
-	size_t buf_len;
-	struct ibv_mr *mr;
-};
-
-/*
- * Open the first device in the list. Returns NULL (after printing why) when
- * there is no usable device, which is the normal case on a machine without
- * an RDMA NIC or Soft-RoCE.
- */
-static struct ibv_context *open_first_device(void)
+static const char *fork_status(enum ibv_fork_status s)
 {
-	int num = 0;
-	struct ibv_device **list = ibv_get_device_list(&num);
-
-	if (!list) {
-		fprintf(stderr, "no RDMA device found (ibv_get_device_list: %s)\n",
-			strerror(errno));
-		return NULL;
+	switch (s) {
+	case IBV_FORK_UNNEEDED: return "not needed: the kernel copies DMA pages on fork";
+	case IBV_FORK_ENABLED:  return "enabled by ibv_fork_init()";
+	case IBV_FORK_DISABLED: return "off: do not fork while memory is registered";
 	}
-	if (num == 0) {
-		fprintf(stderr, "no RDMA device found (the device list is empty)\n");
-		ibv_free_device_list(list);
-		return NULL;
-	}
-
-	/* The name may be NULL by the man page's contract: never print a NULL. */
-	const char *name = ibv_get_device_name(list[0]);
-	if (!name)
-		name = "(unnamed)";
-
-	struct ibv_context *ctx = ibv_open_device(list[0]);
-	if (!ctx)
-		fprintf(stderr, "ibv_open_device(%s) failed: %s\n", name,
-			strerror(errno));
-	else
-		printf("opened device   %s\n", name);
-
-	/* An opened device stays valid after the list is freed. */
-	ibv_free_device_list(list);
-	return ctx;
+	return "unknown";
 }
 
-/* Spell out an access mask so the output is readable. */
-static void print_access(int access)
+int main(int argc, char *argv[])
 {
-	static const struct {
-		int flag;
-		const char *name;
-	} names[] = {
-		{ IBV_ACCESS_LOCAL_WRITE, "LOCAL_WRITE" },
-		{ IBV_ACCESS_REMOTE_WRITE, "REMOTE_WRITE" },
-		{ IBV_ACCESS_REMOTE_READ, "REMOTE_READ" },
-		{ IBV_ACCESS_REMOTE_ATOMIC, "REMOTE_ATOMIC" },
-	};
-	const char *sep = "";
+	struct options o;
 
-	printf("access flags    ");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (access & names[i].flag) {
-			printf("%s%s", sep, names[i].name);
-			sep = " | ";
-		}
-	}
-	printf("%s\n", *sep ? "" : "(none: local read only)");
-}
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	printf("opened device %s\n", device_name(ctx));
 
-/*
- * Allocate a page-aligned buffer. Registration works on whole pages anyway;
- * aligning keeps unrelated heap data out of the pages we pin.
- */
-static void *alloc_pages(size_t *len_out)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		page = 4096;
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	if (!pd)
+		die("ibv_alloc_pd");
+	printf("allocated a protection domain\n");
 
-	size_t len = (size_t)page * BUF_PAGES;
-	void *buf = aligned_alloc((size_t)page, len);
-	if (!buf) {
-		fprintf(stderr, "aligned_alloc(%zu) failed\n", len);
-		return NULL;
-	}
-	memset(buf, 0, len);
-	*len_out = len;
-	return buf;
-}
-
-/*
- * Show that the access rule is enforced: asking for REMOTE_WRITE without
- * LOCAL_WRITE must fail. The same memory may be registered more than once,
- * so this does not disturb the region we already hold.
- */
-static void try_forbidden_flags(struct resources *r)
-{
-	struct ibv_mr *bad = ibv_reg_mr(r->pd, r->buf, r->buf_len,
-					IBV_ACCESS_REMOTE_WRITE);
-	if (!bad) {
-		printf("REMOTE_WRITE without LOCAL_WRITE: rejected as expected (%s)\n",
-		       strerror(errno));
-		return;
-	}
-	/* Not expected on any conforming device, but clean up if it happens. */
-	printf("REMOTE_WRITE without LOCAL_WRITE: unexpectedly accepted\n");
-	int rc = ibv_dereg_mr(bad);
-	if (rc)
-		fprintf(stderr, "ibv_dereg_mr failed: %s\n", strerror(rc));
-}
-
-/* Release in the reverse order of creation: MR, buffer, PD, context. */
-static int release(struct resources *r)
-{
-	int failed = 0;
-	int rc;
-
-	if (r->mr) {
-		rc = ibv_dereg_mr(r->mr); /* returns an errno value */
-		if (rc) {
-			fprintf(stderr, "ibv_dereg_mr failed: %s\n", strerror(rc));
-			failed = 1;
-		}
-	}
-	/* Free the memory only after the device can no longer reach it. */
-	free(r->buf);
-	if (r->pd) {
-		rc = ibv_dealloc_pd(r->pd); /* returns an errno value */
-		if (rc) {
-			fprintf(stderr, "ibv_dealloc_pd failed: %s\n", strerror(rc));
-			failed = 1;
-		}
-	}
-	if (r->ctx && ibv_close_device(r->ctx)) { /* returns -1 */
-		fprintf(stderr, "ibv_close_device failed: %s\n", strerror(errno));
-		failed = 1;
-	}
-	return failed;
-}
-
-int main(void)
-{
-	struct resources r = { 0 };
-	int status = 1;
-
-	r.ctx = open_first_device();
-	if (!r.ctx)
-		return 1;
-
-	r.pd = ibv_alloc_pd(r.ctx);
-	if (!r.pd) {
-		fprintf(stderr, "ibv_alloc_pd failed: %s\n", strerror(errno));
-		goto out;
-	}
-
-	r.buf = alloc_pages(&r.buf_len);
-	if (!r.buf)
-		goto out;
-	snprintf(r.buf, r.buf_len, "hello from memory_region");
-
-	/*
-	 * LOCAL_WRITE lets the device write here for our own receives and READ
-	 * results; REMOTE_WRITE and REMOTE_READ let a peer that knows the rkey
-	 * write and read this memory directly.
-	 */
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		     IBV_ACCESS_REMOTE_READ;
-	r.mr = ibv_reg_mr(r.pd, r.buf, r.buf_len, access);
-	if (!r.mr) {
-		int err = errno; /* save it: fprintf() may change errno */
-
-		fprintf(stderr, "ibv_reg_mr failed: %s\n", strerror(err));
-		if (err == ENOMEM)
+	char *buf = alloc_buffer(BUF_SIZE);
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, BUF_SIZE, access);
+	if (!mr) {
+		if (errno == ENOMEM)
 			fprintf(stderr, "hint: check the locked-memory limit (ulimit -l)\n");
-		goto out;
+		die("ibv_reg_mr");
 	}
+	/* The four values a peer needs to reach this buffer, and the one we keep. */
+	printf("registered %zu bytes at 0x%" PRIx64 ": lkey 0x%08" PRIx32
+	       ", rkey 0x%08" PRIx32 "\n",
+	       mr->length, (uint64_t)(uintptr_t)mr->addr, mr->lkey, mr->rkey);
 
-	/* These four values are what a peer needs to target this buffer. */
-	printf("address         %p (0x%" PRIx64 " as a 64-bit wire value)\n",
-	       r.mr->addr, (uint64_t)(uintptr_t)r.mr->addr);
-	printf("length          %zu bytes\n", r.mr->length);
-	printf("lkey            0x%08" PRIx32 "  (goes in our own ibv_sge)\n", r.mr->lkey);
-	printf("rkey            0x%08" PRIx32 "  (give this to a peer)\n", r.mr->rkey);
-	print_access(access);
+	/* The same pages may be registered twice; this request must fail. */
+	struct ibv_mr *bad = ibv_reg_mr(pd, buf, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
+	if (bad) {
+		fprintf(stderr, "REMOTE_WRITE without LOCAL_WRITE was accepted\n");
+		return 1;
+	}
+	printf("REMOTE_WRITE without LOCAL_WRITE: refused (%s)\n", strerror(errno));
 
-	try_forbidden_flags(&r);
-	status = 0;
+	/* A parent cannot go while a child needs it: this must fail too. */
+	int rc = ibv_dealloc_pd(pd);
+	if (rc == 0) {
+		fprintf(stderr, "ibv_dealloc_pd succeeded with a region still in the PD\n");
+		return 1;
+	}
+	printf("ibv_dealloc_pd with a region in it: refused (%s)\n", strerror(rc));
 
-out:
-	if (release(&r))
-		status = 1;
-	if (status == 0)
-		printf("released MR, buffer, PD and context\n");
-	return status;
+	printf("fork support: %s\n", fork_status(ibv_is_fork_initialized()));
+
+	/* Release in reverse order: region, memory, PD, device. */
+	if ((rc = ibv_dereg_mr(mr)))
+		die_rc("ibv_dereg_mr", rc);
+	free(buf); /* only now: the device can no longer reach it */
+	if ((rc = ibv_dealloc_pd(pd)))
+		die_rc("ibv_dealloc_pd", rc);
+	if (ibv_close_device(ctx))
+		die("ibv_close_device");
+	printf("released the region, the buffer, the PD and the device\n");
+	return 0;
 }
