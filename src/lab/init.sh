@@ -50,7 +50,12 @@ mount -t sysfs sysfs "$HOST/sys"
 mount -t devtmpfs devtmpfs "$HOST/dev"
 mkdir -p "$HOST/dev/pts"
 mount -t devpts devpts "$HOST/dev/pts" 2>/dev/null
-mount -t tmpfs -o mode=1777 tmpfs "$HOST/tmp"
+# /tmp is writable, but still shows the host's (a repository may live there): a tmpfs over it.
+mkdir -p /scratch
+mount -t tmpfs tmpfs /scratch
+mkdir -p /scratch/upper /scratch/work
+mount -t overlay overlay -o "lowerdir=$HOST/tmp,upperdir=/scratch/upper,workdir=/scratch/work" "$HOST/tmp" ||
+	fail "cannot make /tmp writable (overlay)"
 mount -t tmpfs tmpfs "$HOST/run"
 if [ -n "$lab_io" ]; then
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none labio "$HOST$lab_io" ||
