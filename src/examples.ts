@@ -16,15 +16,30 @@ export const EXAMPLES_URL = "/rdma101/examples/";
 /** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
 export const HELPERS = "course.c";
 
+/** Where the CUDA toolkit's headers and runtime library are installed by default. */
+export const CUDA_HOME = "/usr/local/cuda";
+
+/**
+ * Programs that use the CUDA runtime need an NVIDIA GPU to run, which the course's machines do not
+ * have: they are compiled (against the toolkit's headers) but never run.
+ */
+const usesCuda = (source: string): boolean => source.includes("#include <cuda_runtime.h>");
+
+export function needsGpu(name: string): boolean {
+  return usesCuda(readFileSync(path.join(EXAMPLES_DIR, name), "utf8"));
+}
+
 /**
  * How to build a program: with course.c when it includes course.h, with librdmacm when it uses
- * rdma_cm. The helper files themselves are not programs and have no command.
+ * rdma_cm, with the CUDA runtime when it needs a GPU. The helper files themselves are not programs
+ * and have no command.
  */
 export function buildCommand(name: string): string | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
   const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
-  const libraries = ["-libverbs", ...(source.includes("#include <rdma/rdma_cma.h>") ? ["-lrdmacm"] : [])];
+  const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
+  const libraries = [...cuda, "-libverbs", ...(source.includes("#include <rdma/rdma_cma.h>") ? ["-lrdmacm"] : [])];
   return `gcc -std=c11 -Wall -Wextra -O2 ${files.join(" ")} -o ${name.replace(/\.c$/, "")} ${libraries.join(" ")}`;
 }
 
@@ -51,8 +66,9 @@ export function exampleHtml(name: string, page: string, fn?: string): string {
   const { html: code } = highlightCode(shown, "c");
   const build = buildCommand(name);
   const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
+  const gpu = usesCuda(source) ? " · Needs an NVIDIA GPU: the course compiles it but has never run it" : "";
   const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
-  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}</figcaption>`;
+  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}${gpu}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 
