@@ -19,28 +19,43 @@ export const HELPERS = "course.c";
 /** Where the CUDA toolkit's headers and runtime library are installed by default. */
 export const CUDA_HOME = "/usr/local/cuda";
 
-/**
- * Programs that use the CUDA runtime need an NVIDIA GPU to run, which the course's machines do not
- * have: they are compiled (against the toolkit's headers) but never run.
- */
 const usesCuda = (source: string): boolean => source.includes("#include <cuda_runtime.h>");
 
+/**
+ * Programs that use the CUDA runtime need an NVIDIA GPU to run, which the course's machines do not
+ * have: they are compiled (against the toolkit's headers) but never run, in the tests or the lab.
+ */
 export function needsGpu(name: string): boolean {
   return usesCuda(readFileSync(path.join(EXAMPLES_DIR, name), "utf8"));
 }
 
+/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
+export const librariesOf = (source: string): string[] =>
+  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+
 /**
- * How to build a program: with course.c when it includes course.h, with librdmacm when it uses
- * rdma_cm, with the CUDA runtime when it needs a GPU. The helper files themselves are not programs
- * and have no command.
+ * gcc's arguments for a program, files named relative to `dir`: with course.c when it includes
+ * course.h, with the CUDA runtime when it needs a GPU. The helper files themselves are not programs
+ * and have none.
  */
-export function buildCommand(name: string): string | undefined {
+function gccArgs(name: string, dir: string, output: string): string[] | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
+  const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])].map((f) => path.join(dir, f));
   const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
-  const libraries = [...cuda, "-libverbs", ...(source.includes("#include <rdma/rdma_cma.h>") ? ["-lrdmacm"] : [])];
-  return `gcc -std=c11 -Wall -Wextra -O2 ${files.join(" ")} -o ${name.replace(/\.c$/, "")} ${libraries.join(" ")}`;
+  return ["-std=c11", "-Wall", "-Wextra", "-O2", ...files, "-o", output, ...cuda, ...librariesOf(source)];
+}
+
+/** The build command a lesson shows, run in the folder that holds the program. */
+export function buildCommand(name: string): string | undefined {
+  const args = gccArgs(name, "", name.replace(/\.c$/, ""));
+  return args && `gcc ${args.join(" ")}`;
+}
+
+/** How the tests and the lab compile a program (undefined for the helpers): warnings are errors there. */
+export function compileArgs(name: string, output: string): string[] | undefined {
+  const args = gccArgs(name, EXAMPLES_DIR, output);
+  return args && ["-Werror", ...args];
 }
 
 /**
