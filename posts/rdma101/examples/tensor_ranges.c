@@ -35,7 +35,7 @@
 #define POOL_BLOCKS 16  /* blocks per layer in each side's pool */
 #define MAX_LAYERS 8
 #define MAX_TOKENS 256  /* tokens per block */
-#define HEADS 2
+#define HEADS 1
 #define HEAD_DIM 64
 #define ELEM 2          /* bytes per element, as for bf16 */
 #define NDIM 5

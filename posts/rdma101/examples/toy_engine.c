@@ -11,17 +11,18 @@
  *  - completion: slice completions are counted up to the batch, and only
  *    when every slice has completed does the engine notify the peer.
  *
- * The server owns the target segment, waits for the notification and checks
- * the bytes against the checksum it carries. The client submits one batch of
- * -n requests of -z bytes each, sprayed over the first -q rails with policy
- * rr (slice i goes to rail i mod q) or jsq (the rail with the fewest bytes in
- * flight). -w R makes rail R weak: a path MTU of 256 bytes, so the same bytes
- * need several times as many packets.
+ * The server owns the target segment; after each batch it waits for the
+ * notification and checks the bytes against the checksum it carries. The
+ * client submits -b batches of -n requests of -z bytes each, sprayed over the
+ * first -q rails with policy rr (slice i goes to rail i mod q), jsq (the rail
+ * with the fewest bytes in flight) or both (taking turns, so that both meet
+ * the same conditions). -w R makes rail R weak: a path MTU of 256 bytes, so
+ * the same bytes need several times as many packets.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 toy_engine.c course.c -o toy_engine -libverbs
  * Run:   ./toy_engine [-d DEV] [-g GID] [-p PORT]                                   server
- *        ./toy_engine [-n REQS] [-z BYTES] [-s SLICE] [-q RAILS] [-P rr|jsq] [-w RAIL]
- *                     [-d DEV] [-g GID] [-p PORT] HOST                              client
+ *        ./toy_engine [-b BATCHES] [-n REQS] [-z BYTES] [-s SLICE] [-q RAILS]
+ *                     [-P rr|jsq|both] [-w RAIL] [-d DEV] [-g GID] [-p PORT] HOST   client
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -36,9 +37,16 @@
 #include "course.h"
 
 #define RAILS 4             /* QPs connected per peer */
-#define WINDOW 8            /* slices in flight per rail */
+/*
+ * Bytes in flight per rail (but always room for one slice). Small on purpose:
+ * in the lab, Soft-RoCE under emulation moves a few MB/s, and data that waits
+ * longer than the ACK timeout (67 ms, lesson 2.4) is retransmitted for nothing.
+ */
+#define RAIL_BUDGET (32u << 10)
+#define MAX_WINDOW 32       /* slices in flight per rail, at most */
 #define SEGMENT (8u << 20)  /* bytes in each side's segment */
 #define MAX_SLICES 8192
+#define MAX_BATCHES 20
 #define NOTIFY_ID UINT64_MAX
 
 /* What a peer must know to address a segment: the engine's metadata. */
@@ -71,11 +79,12 @@ struct rail {
 /* The notification: the last message of a batch, sent after all its slices. */
 struct notice {
 	uint32_t batch, requests;
+	uint32_t last;      /* 1: no batch follows */
 	uint64_t bytes, checksum;
 };
 
-/* On the wire it is 24 bytes, big-endian, in the order of the fields above. */
-#define NOTICE_SIZE 24
+/* On the wire it is 28 bytes, big-endian, in the order of the fields above. */
+#define NOTICE_SIZE 28
 
 static void put_be(uint8_t *p, uint64_t v, int bytes)
 {
@@ -127,18 +136,23 @@ static size_t make_slices(const struct request *req, size_t n, uint32_t size, st
 	return count;
 }
 
+static int has_room(const struct rail *r, uint32_t len)
+{
+	return r->window == 0 || (r->window < MAX_WINDOW && r->inflight + len <= RAIL_BUDGET);
+}
+
 /*
  * The spraying policy: the rail for slice i, or -1 if it must wait.
  * rr fixes the rail in advance, so a full rail stalls every slice behind it;
  * jsq takes whichever rail with room has the fewest bytes in flight.
  */
-static int pick_rail(int jsq, size_t i, const struct rail *r, int q)
+static int pick_rail(int jsq, size_t i, uint32_t len, const struct rail *r, int q)
 {
 	if (!jsq)
-		return r[i % (size_t)q].window < WINDOW ? (int)(i % (size_t)q) : -1;
+		return has_room(&r[i % (size_t)q], len) ? (int)(i % (size_t)q) : -1;
 	int best = -1;
 	for (int k = 0; k < q; k++)
-		if (r[k].window < WINDOW && (best < 0 || r[k].inflight < r[best].inflight))
+		if (has_room(&r[k], len) && (best < 0 || r[k].inflight < r[best].inflight))
 			best = k;
 	return best;
 }
@@ -174,7 +188,7 @@ static void run_batch(struct rail *rails, int q, int jsq, struct ibv_cq *cq,
 
 	while (done < n) {
 		int r;
-		while (next < n && (r = pick_rail(jsq, next, rails, q)) >= 0) {
+		while (next < n && (r = pick_rail(jsq, next, s[next].len, rails, q)) >= 0) {
 			s[next].rail = r;
 			post_slice(&rails[r], local, peer, &s[next], next);
 			next++;
@@ -205,12 +219,43 @@ static void run_batch(struct rail *rails, int q, int jsq, struct ibv_cq *cq,
 	}
 }
 
-static void client(struct rail *rails, int q, int jsq, struct ibv_cq *cq, struct ibv_mr *ctl,
-		   const struct segment *local, const struct segment *peer,
-		   size_t nreq, uint64_t size, uint32_t slice_size)
+static void send_notice(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *ctl,
+			const struct notice *nt)
+{
+	uint8_t *msg = ctl->addr;
+	put_be(msg, nt->batch, 4);
+	put_be(msg + 4, nt->requests, 4);
+	put_be(msg + 8, nt->last, 4);
+	put_be(msg + 12, nt->bytes, 8);
+	put_be(msg + 20, nt->checksum, 8);
+	struct ibv_sge sge = { .addr = (uintptr_t)msg, .length = NOTICE_SIZE, .lkey = ctl->lkey };
+	struct ibv_send_wr wr = { .wr_id = NOTIFY_ID, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad_wr = NULL;
+	if (ibv_post_send(qp, &wr, &bad_wr))
+		die("ibv_post_send (notice)");
+	struct ibv_wc wc;
+	if (wait_completion(cq, &wc))
+		exit(1);
+}
+
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++) /* insertion sort: n is small */
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1], v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void client(int sock, struct rail *rails, int q, const char *policy, int batches,
+		   struct ibv_cq *cq, struct ibv_mr *ctl, const struct segment *local,
+		   const struct segment *peer, size_t nreq, uint64_t size, uint32_t slice_size)
 {
 	static struct slice slices[MAX_SLICES];
 	struct request req[64];
+	double ms[2][MAX_BATCHES];
+	int runs[2] = { 0, 0 };
 	uint64_t total = nreq * size, sum = FNV_START;
 
 	/* The batch: request i moves our block i into the peer's block nreq-1-i. */
@@ -218,69 +263,88 @@ static void client(struct rail *rails, int q, int jsq, struct ibv_cq *cq, struct
 		req[i] = (struct request){ .local = i * size, .remote = (nreq - 1 - i) * size, .len = size };
 	for (size_t t = 0; t < nreq; t++) /* the peer's bytes in its own order */
 		sum = fnv1a(sum, (const uint8_t *)(uintptr_t)local->base + req[nreq - 1 - t].local, size);
-
 	size_t n = make_slices(req, nreq, slice_size, slices);
-	printf("batch 1: %zu requests x %" PRIu64 " bytes into segment '%s', %zu slices of at most %" PRIu32
-	       " bytes, %d rails, policy %s\n", nreq, size, peer->name, n, slice_size, q, jsq ? "jsq" : "rr");
-	double start = now_ms();
-	run_batch(rails, q, jsq, cq, local, peer, slices, n);
-	double ms = now_ms() - start;
+	printf("each batch: %zu requests x %" PRIu64 " bytes into segment '%s', %zu slices of at most %" PRIu32
+	       " bytes, over %d rails\n", nreq, size, peer->name, n, slice_size, q);
 	for (int k = 0; k < q; k++)
-		printf("  rail %d (path MTU %4d): %4" PRIu64 " slices, %8" PRIu64 " bytes\n",
-		       k, rails[k].mtu, rails[k].slices, rails[k].bytes);
-	printf("all %zu slices completed in %.1f ms, %.1f MB/s (Soft-RoCE: software numbers)\n",
-	       n, ms, (double)total / ms / 1e3);
+		printf("  rail %d: path MTU %d\n", k, rails[k].mtu);
 
-	/* Only now: every slice, on every rail, has been acknowledged. */
-	uint8_t *msg = ctl->addr;
-	put_be(msg, 1, 4); /* the batch */
-	put_be(msg + 4, nreq, 4);
-	put_be(msg + 8, total, 8);
-	put_be(msg + 16, sum, 8);
-	struct ibv_sge sge = { .addr = (uintptr_t)msg, .length = NOTICE_SIZE, .lkey = ctl->lkey };
-	struct ibv_send_wr wr = { .wr_id = NOTIFY_ID, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad_wr = NULL;
-	if (ibv_post_send(rails[0].qp, &wr, &bad_wr))
-		die("ibv_post_send (notice)");
-	struct ibv_wc wc;
-	if (wait_completion(cq, &wc))
-		exit(1);
-	printf("notification sent on rail 0: batch 1, checksum 0x%016" PRIx64 "\n", sum);
+	for (int b = 1; b <= batches; b++) {
+		int jsq = strcmp(policy, "both") ? strcmp(policy, "jsq") == 0 : b % 2 == 0;
+		for (int k = 0; k < q; k++)
+			rails[k].slices = rails[k].bytes = 0;
+		double start = now_ms();
+		run_batch(rails, q, jsq, cq, local, peer, slices, n);
+		double t = ms[jsq][runs[jsq]++] = now_ms() - start;
+		printf("batch %d, policy %-3s: %7.1f ms, %5.1f MB/s; slices per rail:", b, jsq ? "jsq" : "rr",
+		       t, (double)total / t / 1e3);
+		for (int k = 0; k < q; k++)
+			printf(" %" PRIu64, rails[k].slices);
+		printf("\n");
+		/* Only now: every slice of the batch, on every rail, has been acknowledged. */
+		struct notice nt = { .batch = (uint32_t)b, .requests = (uint32_t)nreq,
+				     .last = b == batches, .bytes = total, .checksum = sum };
+		send_notice(rails[0].qp, cq, ctl, &nt);
+		tcp_barrier(sock); /* the server has checked it and is ready for the next */
+	}
+	printf("notifications sent on rail 0 after each batch; checksum 0x%016" PRIx64 "\n", sum);
+	for (int p = 0; p < 2; p++)
+		if (runs[p] > 1)
+			printf("median of %d batches with %s: %.1f ms (Soft-RoCE: software numbers)\n",
+			       runs[p], p ? "jsq" : "rr", median(ms[p], runs[p]));
 }
 
-static void server(struct ibv_cq *cq, struct ibv_mr *ctl, const struct segment *local)
+static void post_notice_recv(struct ibv_qp *qp, struct ibv_mr *ctl)
 {
-	struct ibv_wc wc;
+	struct ibv_sge sge = { .addr = (uintptr_t)ctl->addr, .length = NOTICE_SIZE, .lkey = ctl->lkey };
+	struct ibv_recv_wr wr = { .wr_id = NOTIFY_ID, .sg_list = &sge, .num_sge = 1 }, *bad_wr = NULL;
+	if (ibv_post_recv(qp, &wr, &bad_wr))
+		die("ibv_post_recv");
+}
 
-	if (wait_completion(cq, &wc))
-		exit(1);
-	const uint8_t *msg = ctl->addr;
-	struct notice nt = { .batch = (uint32_t)get_be(msg, 4), .requests = (uint32_t)get_be(msg + 4, 4),
-			     .bytes = get_be(msg + 8, 8), .checksum = get_be(msg + 16, 8) };
-	if (wc.byte_len != NOTICE_SIZE || nt.bytes > local->len) {
-		printf("a malformed notification\n");
-		exit(1);
+static void server(int sock, struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *ctl,
+		   const struct segment *local)
+{
+	for (;;) {
+		struct ibv_wc wc;
+		if (wait_completion(cq, &wc))
+			exit(1);
+		const uint8_t *msg = ctl->addr;
+		struct notice nt = { .batch = (uint32_t)get_be(msg, 4), .requests = (uint32_t)get_be(msg + 4, 4),
+				     .last = (uint32_t)get_be(msg + 8, 4), .bytes = get_be(msg + 12, 8),
+				     .checksum = get_be(msg + 20, 8) };
+		if (wc.byte_len != NOTICE_SIZE || nt.bytes > local->len) {
+			printf("a malformed notification\n");
+			exit(1);
+		}
+		uint64_t sum = fnv1a(FNV_START, (const uint8_t *)(uintptr_t)local->base, nt.bytes);
+		printf("notification: batch %" PRIu32 ", %" PRIu32 " requests, %" PRIu64 " bytes, checksum %s\n",
+		       nt.batch, nt.requests, nt.bytes, sum == nt.checksum ? "matches" : "DIFFERS");
+		if (sum != nt.checksum)
+			exit(1);
+		if (!nt.last)
+			post_notice_recv(qp, ctl); /* before the barrier lets the next batch start */
+		tcp_barrier(sock);
+		if (nt.last)
+			break;
 	}
-	uint64_t sum = fnv1a(FNV_START, (const uint8_t *)(uintptr_t)local->base, nt.bytes);
-	printf("notification: batch %" PRIu32 ", %" PRIu32 " requests, %" PRIu64 " bytes, checksum %s\n",
-	       nt.batch, nt.requests, nt.bytes, sum == nt.checksum ? "matches" : "DIFFERS");
-	if (sum != nt.checksum)
-		exit(1);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dev = NULL;
-	int gid_arg = -1, port = COURSE_TCP_PORT, q = RAILS, jsq = 1, weak = -1, opt, bad = 0;
+	int gid_arg = -1, port = COURSE_TCP_PORT, q = RAILS, batches = 1, weak = -1, opt, bad = 0;
+	const char *policy = "jsq";
 	unsigned long nreq = 8, size = 256 << 10, slice_size = 16 << 10;
 
-	while ((opt = getopt(argc, argv, "n:z:s:q:P:w:d:g:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:z:s:q:P:w:d:g:p:")) != -1) {
 		switch (opt) {
+		case 'b': batches = atoi(optarg); break;
 		case 'n': nreq = strtoul(optarg, NULL, 10); break;
 		case 'z': size = strtoul(optarg, NULL, 10); break;
 		case 's': slice_size = strtoul(optarg, NULL, 10); break;
 		case 'q': q = atoi(optarg); break;
-		case 'P': jsq = strcmp(optarg, "jsq") == 0; bad |= !jsq && strcmp(optarg, "rr"); break;
+		case 'P': policy = optarg; break;
 		case 'w': weak = atoi(optarg); break;
 		case 'd': dev = optarg; break;
 		case 'g': gid_arg = atoi(optarg); break;
@@ -288,11 +352,12 @@ int main(int argc, char **argv)
 		default: bad = 1; break;
 		}
 	}
-	if (bad || nreq < 1 || nreq > 64 || size < 1 || size > SEGMENT || nreq * size > SEGMENT || slice_size < 1 ||
+	bad |= strcmp(policy, "rr") && strcmp(policy, "jsq") && strcmp(policy, "both");
+	if (bad || batches < 1 || batches > MAX_BATCHES || nreq < 1 || nreq > 64 || size < 1 || size > SEGMENT || nreq * size > SEGMENT || slice_size < 1 ||
 	    slice_size > (1u << 30) || q < 1 || q > RAILS || weak >= RAILS) {
-		fprintf(stderr, "usage: %s [-n REQS<=64] [-z BYTES] [-s SLICE] [-q RAILS<=%d] [-P rr|jsq] "
-			"[-w RAIL] [-d DEV] [-g GID] [-p PORT] [HOST]\n       (REQS x BYTES <= %u)\n",
-			argv[0], RAILS, SEGMENT);
+		fprintf(stderr, "usage: %s [-b BATCHES<=%d] [-n REQS<=64] [-z BYTES] [-s SLICE] [-q RAILS<=%d] "
+			"[-P rr|jsq|both] [-w RAIL] [-d DEV] [-g GID] [-p PORT] [HOST]\n"
+			"       (REQS x BYTES <= %u)\n", argv[0], MAX_BATCHES, RAILS, SEGMENT);
 		return 1;
 	}
 	const char *host = optind < argc ? argv[optind] : NULL;
@@ -313,7 +378,7 @@ int main(int argc, char **argv)
 	struct ibv_mr *ctl = ibv_reg_mr(pd, ctl_buf, NOTICE_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	if (!ctl)
 		die("ibv_reg_mr (notice)");
-	struct ibv_cq *cq = ibv_create_cq(ctx, RAILS * (WINDOW + 1) + 1, NULL, NULL, 0);
+	struct ibv_cq *cq = ibv_create_cq(ctx, RAILS * (MAX_WINDOW + 1) + 1, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");
 
@@ -325,7 +390,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < RAILS; k++) { /* every rail is an RC QP, connected as in lesson 2.6 */
 		struct ibv_qp_init_attr init = {
 			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = WINDOW + 1, .max_recv_wr = 1,
+			.cap = { .max_send_wr = MAX_WINDOW + 1, .max_recv_wr = 1,
 				 .max_send_sge = 1, .max_recv_sge = 1 },
 		};
 		struct conn_info me, them;
@@ -344,19 +409,15 @@ int main(int argc, char **argv)
 	}
 	printf("segments: '%s' (local, %" PRIu64 " bytes) and '%s' (peer, %" PRIu64 " bytes), %d rails\n",
 	       local.name, local.len, peer.name, peer.len, RAILS);
-	if (!host) {
-		struct ibv_sge sge = { .addr = (uintptr_t)ctl_buf, .length = NOTICE_SIZE,
-				       .lkey = ctl->lkey };
-		struct ibv_recv_wr wr = { .wr_id = NOTIFY_ID, .sg_list = &sge, .num_sge = 1 }, *bad_wr = NULL;
-		if (ibv_post_recv(rails[0].qp, &wr, &bad_wr)) /* before the barrier */
-			die("ibv_post_recv");
-	}
+	if (!host)
+		post_notice_recv(rails[0].qp, ctl); /* before the barrier */
 	tcp_barrier(sock);
 
 	if (host)
-		client(rails, q, jsq, cq, ctl, &local, &peer, nreq, size, (uint32_t)slice_size);
+		client(sock, rails, q, policy, batches, cq, ctl, &local, &peer, nreq, size,
+		       (uint32_t)slice_size);
 	else
-		server(cq, ctl, &local);
+		server(sock, rails[0].qp, cq, ctl, &local);
 	tcp_barrier(sock);
 	printf("done\n");
 
