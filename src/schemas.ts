@@ -187,6 +187,7 @@ export const lessonSchema = z
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
 
 // posts/rdma101/labs/<run-id>.yaml: one run of the course's programs in the lab (see src/lab/runs.ts).
+export const runId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lab run's id (its file name in posts/rdma101/labs/), such as capstone-pingpong");
 const stepName = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lower-case name such as server");
 const vmNumber = z.union([z.literal(1), z.literal(2)], { error: "must be 1 or 2" });
 const regexSource = z.string().superRefine((source, ctx) => {
@@ -215,6 +216,12 @@ export const labRunSchema = z
            * on a wire): the tests check its `expect`, not the stored transcript's lines.
            */
           varies: z.boolean().default(false),
+          /**
+           * Runs in a network namespace of its own, which holds no RDMA device (the lab keeps rxe0
+           * in its first namespace): libibverbs finds an empty device list, as in a container
+           * without RDMA.
+           */
+          noDevice: z.boolean().default(false),
         }),
       )
       .min(1, "needs at least one step"),
@@ -256,4 +263,9 @@ export const exampleSchema = z.strictObject({
   file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
   /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
   function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
+});
+export const transcriptSchema = z.strictObject({
+  run: runId,
+  /** One step of the run; every step in order when left out. */
+  step: stepName.optional(),
 });

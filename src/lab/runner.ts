@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { normaliseOutput } from "./normalise.ts";
 import type { LabRunFile } from "./runs.ts";
 import { parseTranscript, type StepTranscript } from "./transcript.ts";
+import { withoutRdmaDevice } from "./shell.ts";
 import { sleep, type LabVm, type Step } from "./vm.ts";
 
 export interface StepResult extends StepTranscript {
@@ -40,7 +41,7 @@ export async function runSteps(run: LabRunFile, vms: LabVm[]): Promise<StepResul
   for (const spec of run.steps) {
     const vm = vms[spec.vm - 1];
     if (!vm) throw new Error(`${run.file}: steps: step ${spec.name} needs VM ${spec.vm}, but ${vms.length} VM(s) are up`);
-    const s: Started = { spec, step: vm.run(spec.run), start: Date.now() };
+    const s: Started = { spec, step: vm.run(spec.noDevice ? withoutRdmaDevice(spec.run) : spec.run), start: Date.now() };
     s.step.exited.then(
       (status) => (s.status = status),
       (error: unknown) => (vmFailure ??= error),

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { COURSE_DIR, lessonLocation } from "../course.ts";
 import { readYaml } from "../data.ts";
-import { labRunSchema, type LabRun } from "../schemas.ts";
+import { labRunSchema, runId, type LabRun } from "../schemas.ts";
 import { contentError, ContentError, validate } from "../validation.ts";
 
 export const LABS_DIR = `${COURSE_DIR}/labs`;
@@ -16,8 +16,6 @@ export interface LabRunFile extends LabRun {
   /** Where its captured transcript lives (it may not exist yet). */
   transcriptFile: string;
 }
-
-const RUN_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const runFile = (id: string, dir = LABS_DIR): string => `${dir}/${id}.yaml`;
 export const transcriptFile = (id: string, dir = LABS_DIR): string => `${dir}/${id}.out`;
@@ -46,7 +44,7 @@ export function lessonRefs(courseDir = COURSE_DIR): Set<string> {
 
 export function loadRun(id: string, dir = LABS_DIR, lessons = lessonRefs()): LabRunFile {
   const file = runFile(id, dir);
-  if (!RUN_ID.test(id)) throw contentError([`${file}: (file): the run id '${id}' must be a lower-case slug such as capstone-pingpong`]);
+  if (!runId.safeParse(id).success) throw contentError([`${file}: (file): the file name must be a lower-case slug such as capstone-pingpong.yaml`]);
   if (!existsSync(file)) throw contentError([`${file}: (file): no such lab run`]);
   const run = validate(labRunSchema, readYaml(readFileSync(file, "utf8"), file), file);
   if (!lessons.has(run.lesson)) throw contentError([`${file}: lesson: no lesson '${run.lesson}'`]);
