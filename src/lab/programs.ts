@@ -14,14 +14,17 @@ export interface CompileFailure {
   message: string;
 }
 
+/** The programs the lab builds and runs: not the shared helpers, nor those that need a GPU the VM lacks. */
+export const labPrograms = (): string[] =>
+  readdirSync(EXAMPLES_DIR)
+    .filter((f) => compileArgs(f, "") && !needsGpu(f))
+    .sort();
+
 /** Compiles what changed; returns the programs that do not compile (the others are usable). */
 export function compilePrograms(): CompileFailure[] {
   mkdirSync(LAB_BIN, { recursive: true });
   const compiler = runTool("gcc", ["--version"]);
-  // Programs only: not the shared helpers, and not those that need a GPU the VM does not have.
-  const sources = readdirSync(EXAMPLES_DIR)
-    .filter((f) => compileArgs(f, "") && !needsGpu(f))
-    .sort();
+  const sources = labPrograms();
   const failures: CompileFailure[] = [];
   // A program whose source is gone is gone from PATH too.
   const names = new Set(sources.map((s) => s.replace(/\.c$/, "")));
