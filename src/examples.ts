@@ -16,46 +16,50 @@ export const EXAMPLES_URL = "/rdma101/examples/";
 /** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
 export const HELPERS = "course.c";
 
+/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
+export const librariesOf = (source: string): string[] =>
+  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+
 /** Where the CUDA toolkit's headers and runtime library are installed by default. */
 export const CUDA_HOME = "/usr/local/cuda";
 
 const usesCuda = (source: string): boolean => source.includes("#include <cuda_runtime.h>");
 
 /**
+ * What a program is built from: its own file, course.c when it includes course.h, and its
+ * libraries (with the CUDA runtime and the toolkit's paths for a program that needs a GPU).
+ * Undefined for a file that is not a program (the helpers themselves).
+ */
+function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
+  if (!name.endsWith(".c") || name === HELPERS) return undefined;
+  const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
+  const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
+  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: [...cuda, ...librariesOf(source)] };
+}
+
+export const isProgram = (name: string): boolean => buildOf(name) !== undefined;
+
+/**
  * Programs that use the CUDA runtime need an NVIDIA GPU to run, which the course's machines do not
  * have: they are compiled (against the toolkit's headers) but never run, in the tests or the lab.
  */
-export function needsGpu(name: string): boolean {
-  return usesCuda(readFileSync(path.join(EXAMPLES_DIR, name), "utf8"));
-}
+export const needsGpu = (name: string): boolean => usesCuda(readFileSync(path.join(EXAMPLES_DIR, name), "utf8"));
 
-/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
-export const librariesOf = (source: string): string[] =>
-  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+/** The programs the lab builds and runs: every program but those that need a GPU. */
+export const isLabProgram = (name: string): boolean => isProgram(name) && !needsGpu(name);
 
-/**
- * gcc's arguments for a program, files named relative to `dir`: with course.c when it includes
- * course.h, with the CUDA runtime when it needs a GPU. The helper files themselves are not programs
- * and have none.
- */
-function gccArgs(name: string, dir: string, output: string): string[] | undefined {
-  if (!name.endsWith(".c") || name === HELPERS) return undefined;
-  const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])].map((f) => path.join(dir, f));
-  const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
-  return ["-std=c11", "-Wall", "-Wextra", "-O2", ...files, "-o", output, ...cuda, ...librariesOf(source)];
-}
-
-/** The build command a lesson shows, run in the folder that holds the program. */
+/** The command a lesson shows for building a program; none for the helper files. */
 export function buildCommand(name: string): string | undefined {
-  const args = gccArgs(name, "", name.replace(/\.c$/, ""));
-  return args && `gcc ${args.join(" ")}`;
+  const build = buildOf(name);
+  return build && `gcc -std=c11 -Wall -Wextra -O2 ${build.sources.join(" ")} -o ${name.replace(/\.c$/, "")} ${build.libraries.join(" ")}`;
 }
 
-/** How the tests and the lab compile a program (undefined for the helpers): warnings are errors there. */
-export function compileArgs(name: string, output: string): string[] | undefined {
-  const args = gccArgs(name, EXAMPLES_DIR, output);
-  return args && ["-Werror", ...args];
+/** How the tests and the lab compile the program `file` (in EXAMPLES_DIR): warnings are errors there. */
+export function compileArgs(file: string, output: string): string[] {
+  const build = buildOf(path.basename(file));
+  if (!build) throw new Error(`${file}: not a program, so it cannot be compiled alone`);
+  const sources = build.sources.map((s) => path.join(path.dirname(file), s));
+  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...sources, ...build.libraries];
 }
 
 /**
@@ -81,8 +85,8 @@ export function exampleHtml(name: string, page: string, fn?: string): string {
   const { html: code } = highlightCode(shown, "c");
   const build = buildCommand(name);
   const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
-  const gpu = usesCuda(source) ? " · Needs an NVIDIA GPU: the course compiles it but has never run it" : "";
   const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
+  const gpu = usesCuda(source) ? " · Needs an NVIDIA GPU: the course compiles it but has never run it" : "";
   const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}${gpu}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }

@@ -170,7 +170,6 @@ export const postSchema = z
   .refine((p) => !p.updated || p.updated >= p.date, { message: "must not be before date", path: ["updated"] });
 
 // Front matter of an RDMA 101 lesson (posts/rdma101/<NN>-<part>/<NN>-<lesson>.md).
-
 export const lessonSchema = z
   .strictObject({
     title: plainText(120),

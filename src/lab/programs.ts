@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { compileArgs, EXAMPLES_DIR, needsGpu } from "../examples.ts";
+import { compileArgs, EXAMPLES_DIR, HELPERS, isLabProgram } from "../examples.ts";
 import { inputsKey, LAB_CACHE, runTool } from "./cache.ts";
 
 export const LAB_BIN = path.join(LAB_CACHE, "bin");
@@ -14,17 +14,13 @@ export interface CompileFailure {
   message: string;
 }
 
-/** The programs the lab builds and runs: not the shared helpers, nor those that need a GPU the VM lacks. */
-export const labPrograms = (): string[] =>
-  readdirSync(EXAMPLES_DIR)
-    .filter((f) => compileArgs(f, "") && !needsGpu(f))
-    .sort();
-
 /** Compiles what changed; returns the programs that do not compile (the others are usable). */
 export function compilePrograms(): CompileFailure[] {
   mkdirSync(LAB_BIN, { recursive: true });
   const compiler = runTool("gcc", ["--version"]);
-  const sources = labPrograms();
+  const sources = readdirSync(EXAMPLES_DIR).filter(isLabProgram).sort();
+  // Every program may be built with the helpers: a change to them rebuilds it.
+  const helpers = [HELPERS, HELPERS.replace(/\.c$/, ".h")].map((f) => readFileSync(path.join(EXAMPLES_DIR, f)));
   const failures: CompileFailure[] = [];
   // A program whose source is gone is gone from PATH too.
   const names = new Set(sources.map((s) => s.replace(/\.c$/, "")));
@@ -32,11 +28,11 @@ export function compilePrograms(): CompileFailure[] {
     if (!names.has(file.replace(/^\.(.*)\.inputs$/, "$1"))) rmSync(path.join(LAB_BIN, file), { force: true });
   }
   for (const source of sources) {
+    const file = path.join(EXAMPLES_DIR, source);
     const binary = path.join(LAB_BIN, source.replace(/\.c$/, ""));
     const stamp = path.join(LAB_BIN, `.${path.basename(binary)}.inputs`);
-    const args = compileArgs(source, binary)!;
-    // Every C file it is built from (the program and course.c) decides whether it is stale.
-    const key = inputsKey(...args.filter((a) => a.endsWith(".c")).map((f) => readFileSync(f)), compiler, args.join(" "));
+    const args = compileArgs(file, binary);
+    const key = inputsKey(readFileSync(file), ...helpers, compiler, args.join(" "));
     if (existsSync(binary) && existsSync(stamp) && readFileSync(stamp, "utf8") === key) continue;
     rmSync(stamp, { force: true });
     const result = spawnSync("gcc", args, { encoding: "utf8" });

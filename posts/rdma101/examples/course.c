@@ -3,7 +3,7 @@
  *
  * Build it into a program: gcc -std=c11 -Wall -Wextra -O2 prog.c course.c -o prog -libverbs
  */
-#define _POSIX_C_SOURCE 200809L /* getaddrinfo, nanosleep, sysconf */
+#define _POSIX_C_SOURCE 200809L /* getaddrinfo, getopt, nanosleep, sysconf */
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +30,28 @@ _Noreturn void die_rc(const char *what, int rc)
 {
 	fprintf(stderr, "%s: %s\n", what, strerror(rc));
 	exit(1);
+}
+
+void parse_options(int argc, char *argv[], struct options *o)
+{
+	int opt;
+
+	*o = (struct options){ .gid_index = -1, .tcp_port = COURSE_TCP_PORT };
+	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
+		if (opt == 'd')
+			o->device = optarg;
+		else if (opt == 'g')
+			o->gid_index = atoi(optarg);
+		else if (opt == 'p')
+			o->tcp_port = atoi(optarg);
+		else
+			break;
+	}
+	if (opt != -1 || argc - optind > 1) {
+		fprintf(stderr, "usage: %s [-d device] [-g gid_index] [-p tcp_port] [HOST]\n", argv[0]);
+		exit(1);
+	}
+	o->host = optind < argc ? argv[optind] : NULL;
 }
 
 struct ibv_context *open_device(const char *name)
@@ -73,6 +95,23 @@ const char *device_name(struct ibv_context *ctx)
 	const char *n = ibv_get_device_name(ctx->device);
 
 	return n ? n : "(unnamed)";
+}
+
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+	      struct ibv_pd *pd, struct ibv_context *ctx)
+{
+	int rc;
+
+	if (qp && (rc = ibv_destroy_qp(qp)))
+		die_rc("ibv_destroy_qp", rc);
+	if (cq && (rc = ibv_destroy_cq(cq)))
+		die_rc("ibv_destroy_cq", rc);
+	if (mr && (rc = ibv_dereg_mr(mr)))
+		die_rc("ibv_dereg_mr", rc);
+	if (pd && (rc = ibv_dealloc_pd(pd)))
+		die_rc("ibv_dealloc_pd", rc);
+	if (ctx && ibv_close_device(ctx))
+		die("ibv_close_device");
 }
 
 void *alloc_buffer(size_t len)
@@ -409,6 +448,19 @@ void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 				      IBV_QP_MAX_QP_RD_ATOMIC);
 	if (rc)
 		die_rc("ibv_modify_qp(RTR -> RTS)", rc);
+}
+
+int connect_qp(struct ibv_qp *qp, uint8_t port, int gid_index, const struct ibv_mr *mr,
+	       const char *host, int tcp_port, struct conn_info *mine, struct conn_info *peer)
+{
+	int sock = host ? tcp_connect(host, tcp_port) : tcp_listen_accept(tcp_port);
+
+	local_info(qp, port, gid_index, mr, mine);
+	exchange_info(sock, mine, peer);
+	qp_to_rtr(qp, port, gid_index, mine, peer);
+	qp_to_rts(qp, mine, peer);
+	tcp_barrier(sock); /* both QPs are in RTS: either side may start */
+	return sock;
 }
 
 const char *wc_status_name(enum ibv_wc_status status)

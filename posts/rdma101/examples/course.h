@@ -24,6 +24,16 @@ _Noreturn void die(const char *what);
 /* Print "what: <strerror(rc)>" and exit(1): for calls that return an errno value. */
 _Noreturn void die_rc(const char *what, int rc);
 
+/* The command line every course program accepts (a HOST makes a two-process program the client). */
+struct options {
+	const char *device; /* -d NAME: the RDMA device (default: the first one) */
+	int gid_index;      /* -g N: the GID index (default -1: choose_gid() decides) */
+	int tcp_port;       /* -p N: the TCP side channel's port (default COURSE_TCP_PORT) */
+	const char *host;   /* HOST: the server to connect to; NULL means "be the server" */
+};
+/* Parse [-d device] [-g gid_index] [-p tcp_port] [HOST]; print usage and exit(1) on anything else. */
+void parse_options(int argc, char *argv[], struct options *o);
+
 /*
  * Open the device called name, or the first device if name is NULL. With no
  * device it prints "no RDMA device found (...)" and exits with status 1.
@@ -33,6 +43,14 @@ _Noreturn void die_rc(const char *what, int rc);
 struct ibv_context *open_device(const char *name);
 /* The device's name for printing: never NULL. */
 const char *device_name(struct ibv_context *ctx);
+
+/*
+ * Release what a program created, children before parents: the QP, the CQ,
+ * the MR, the PD, then the device. Any argument may be NULL. Free the
+ * registered buffer only after this returns.
+ */
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+	      struct ibv_pd *pd, struct ibv_context *ctx);
 
 /* A zeroed, page-aligned buffer of len bytes (rounded up to whole pages). */
 void *alloc_buffer(size_t len);
@@ -74,6 +92,16 @@ int tcp_connect(const char *host, int port);
 void exchange_info(int sock, const struct conn_info *mine, struct conn_info *peer);
 /* Return only when the peer has reached the same point. */
 void tcp_barrier(int sock);
+
+/*
+ * Everything lesson 2.6 does to connect an RC QP that is in INIT to a peer:
+ * open the TCP side channel (listen if host is NULL, else connect), describe
+ * our side (with mr's buffer, if any), exchange records, move to RTR and RTS,
+ * and wait at a barrier. Post the receives the peer may need first. Fills
+ * *mine and *peer; returns the socket, left open for later barriers.
+ */
+int connect_qp(struct ibv_qp *qp, uint8_t port, int gid_index, const struct ibv_mr *mr,
+	       const char *host, int tcp_port, struct conn_info *mine, struct conn_info *peer);
 
 /* The three transitions of an RC QP (lesson 2.4). */
 void qp_to_init(struct ibv_qp *qp, uint8_t port, int access);

@@ -9,7 +9,7 @@
  * order of creation.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 memory_region.c course.c -o memory_region -libverbs
- * Run:   ./memory_region [device]
+ * Run:   ./memory_region [-d device]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,7 +33,10 @@ static const char *fork_status(enum ibv_fork_status s)
 
 int main(int argc, char *argv[])
 {
-	struct ibv_context *ctx = open_device(argc > 1 ? argv[1] : NULL);
+	struct options o;
+
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
 	printf("opened device %s\n", device_name(ctx));
 
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);

@@ -1,326 +1,141 @@
 /*
- * qp_states.c - RDMA 101, lesson 2.3.
+ * qp_states.c - RDMA 101, lesson 2.4.
  *
- * Creates a protection domain, a completion queue and a reliable-connected
- * (RC) queue pair, then walks the QP through RESET -> INIT -> RTR -> RTS by
- * connecting it to itself: the "remote" QP number, LID and GID are our own.
- * After every step it asks the device for the QP's state with ibv_query_qp()
- * and prints it. Finally it moves the QP to ERR and back to RESET, and
- * releases everything in the reverse order of creation.
+ * Walks an RC queue pair through its states by connecting it to itself:
+ * the "peer" in every transition is the QP's own number, PSN and GID. It
+ * prints the port's GID table and the entry chosen for addressing, asks the
+ * device for the QP's state after every step, tries one transition the
+ * state machine forbids, and ends with the two transitions that abort and
+ * recycle a QP: to ERR and back to RESET.
  *
- * Build: gcc -std=c11 -Wall -Wextra -O2 -o qp_states qp_states.c -libverbs
- * Run:   ./qp_states        (no arguments)
+ * Build: gcc -std=c11 -Wall -Wextra -O2 qp_states.c course.c -o qp_states -libverbs
+ * Run:   ./qp_states [-d device] [-g gid_index]
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <infiniband/verbs.h>
+#include "course.h"
 
-#define PORT_NUM 1  /* ports are numbered from 1 */
-#define GID_INDEX 0 /* the GID table entry we use on RoCE */
-
-/* What a peer would normally send us; here we fill it in with our own values. */
-struct peer_info {
-	uint32_t qpn;
-	uint32_t psn;
-	uint16_t lid;
-	union ibv_gid gid;
-	int use_grh; /* RoCE (or a port that demands it): address by GID */
+static const char *const state_names[] = {
+	[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT", [IBV_QPS_RTR] = "RTR",
+	[IBV_QPS_RTS] = "RTS",     [IBV_QPS_SQD] = "SQD",   [IBV_QPS_SQE] = "SQE",
+	[IBV_QPS_ERR] = "ERR",
 };
 
-struct resources {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_port_attr port;
-};
-
-static struct ibv_context *open_first_device(void)
-{
-	int num = 0;
-	struct ibv_device **list = ibv_get_device_list(&num);
-
-	if (!list) {
-		fprintf(stderr, "no RDMA device found (ibv_get_device_list: %s)\n",
-			strerror(errno));
-		return NULL;
-	}
-	if (num == 0) {
-		fprintf(stderr, "no RDMA device found (the device list is empty)\n");
-		ibv_free_device_list(list);
-		return NULL;
-	}
-
-	/* The name may be NULL by the man page's contract: never print a NULL. */
-	const char *name = ibv_get_device_name(list[0]);
-	if (!name)
-		name = "(unnamed)";
-
-	struct ibv_context *ctx = ibv_open_device(list[0]);
-	if (!ctx)
-		fprintf(stderr, "ibv_open_device(%s) failed: %s\n", name,
-			strerror(errno));
-	else
-		printf("device %s, port %d\n", name, PORT_NUM);
-
-	ibv_free_device_list(list);
-	return ctx;
-}
-
-static const char *state_name(enum ibv_qp_state s)
-{
-	switch (s) {
-	case IBV_QPS_RESET: return "RESET";
-	case IBV_QPS_INIT:  return "INIT";
-	case IBV_QPS_RTR:   return "RTR";
-	case IBV_QPS_RTS:   return "RTS";
-	case IBV_QPS_SQD:   return "SQD";
-	case IBV_QPS_SQE:   return "SQE";
-	case IBV_QPS_ERR:   return "ERR";
-	default:            return "UNKNOWN";
-	}
-}
-
-/* Ask the device (not our own bookkeeping) which state the QP is in. */
-static int print_state(struct ibv_qp *qp, const char *step)
+/* Ask the device, not our own bookkeeping, which state the QP is in. */
+static void show_state(struct ibv_qp *qp, const char *step)
 {
 	struct ibv_qp_attr attr;
-	struct ibv_qp_init_attr init_attr;
-
-	int rc = ibv_query_qp(qp, &attr, IBV_QP_STATE, &init_attr);
-	if (rc) {
-		fprintf(stderr, "ibv_query_qp failed: %s\n", strerror(rc));
-		return -1;
-	}
-	printf("%-28s QP 0x%06" PRIx32 " is in %s\n", step, qp->qp_num,
-	       state_name(attr.qp_state));
-	return 0;
-}
-
-/* Apply one transition and report the state the device now reports. */
-static int modify(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
-		  const char *step)
-{
-	int rc = ibv_modify_qp(qp, attr, mask); /* returns an errno value */
-	if (rc) {
-		fprintf(stderr, "%s: ibv_modify_qp failed: %s\n", step, strerror(rc));
-		return -1;
-	}
-	return print_state(qp, step);
-}
-
-/* RESET -> INIT: only local choices. */
-static int to_init(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_INIT;
-	attr.pkey_index = 0;
-	attr.port_num = PORT_NUM;
-	/* What a remote peer may do to our memory through this QP. */
-	attr.qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
-
-	return modify(qp, &attr,
-		      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			      IBV_QP_ACCESS_FLAGS,
-		      "RESET -> INIT");
-}
-
-/* INIT -> RTR: everything about the receive side and the remote end. */
-static int to_rtr(struct ibv_qp *qp, const struct ibv_port_attr *port,
-		  const struct peer_info *peer)
-{
-	struct ibv_qp_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTR;
-	attr.path_mtu = port->active_mtu; /* both ends must agree on this */
-	attr.dest_qp_num = peer->qpn;
-	attr.rq_psn = peer->psn; /* the first PSN the peer will send */
-	attr.max_dest_rd_atomic = 1; /* READs/atomics we serve at once */
-	attr.min_rnr_timer = 12; /* encoded delay we ask senders to wait */
-
-	/* The address vector: how to reach the remote port. */
-	attr.ah_attr.dlid = peer->lid;
-	attr.ah_attr.sl = 0;
-	attr.ah_attr.src_path_bits = 0;
-	attr.ah_attr.port_num = PORT_NUM;
-	if (peer->use_grh) {
-		attr.ah_attr.is_global = 1;
-		attr.ah_attr.grh.dgid = peer->gid;
-		attr.ah_attr.grh.sgid_index = GID_INDEX;
-		attr.ah_attr.grh.hop_limit = 1; /* loopback never leaves the host */
-	}
-
-	return modify(qp, &attr,
-		      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
-		      "INIT -> RTR");
-}
-
-/* RTR -> RTS: the send side, its retry policy and our own first PSN. */
-static int to_rts(struct ibv_qp *qp, uint32_t my_psn)
-{
-	struct ibv_qp_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTS;
-	attr.sq_psn = my_psn;
-	attr.timeout = 14; /* ack timeout: 4.096 us * 2^14, about 67 ms */
-	attr.retry_cnt = 7; /* retransmissions after a timeout (3 bits) */
-	attr.rnr_retry = 7; /* 7 means "retry for ever" on RNR NAKs */
-	attr.max_rd_atomic = 1; /* READs/atomics we keep in flight */
-
-	return modify(qp, &attr,
-		      IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-			      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			      IBV_QP_MAX_QP_RD_ATOMIC,
-		      "RTR -> RTS");
-}
-
-/* Any state but RESET may be moved to ERR; any state may be moved to RESET. */
-static int to_state(struct ibv_qp *qp, enum ibv_qp_state s, const char *step)
-{
-	struct ibv_qp_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = s;
-	return modify(qp, &attr, IBV_QP_STATE, step);
-}
-
-/* Fill in the "peer" with our own address: QPN, LID and, if needed, GID. */
-static int describe_self(struct resources *r, uint32_t psn,
-			 struct peer_info *self)
-{
-	memset(self, 0, sizeof(*self));
-	self->qpn = r->qp->qp_num;
-	self->psn = psn;
-	self->lid = r->port.lid;
-	self->use_grh = r->port.link_layer == IBV_LINK_LAYER_ETHERNET ||
-			(r->port.flags & IBV_QPF_GRH_REQUIRED);
-
-	/* ibv_query_gid() returns -1 on error and does not promise to set errno. */
-	if (self->use_grh &&
-	    ibv_query_gid(r->ctx, PORT_NUM, GID_INDEX, &self->gid)) {
-		fprintf(stderr, "ibv_query_gid(port %d, index %d) failed\n",
-			PORT_NUM, GID_INDEX);
-		return -1;
-	}
-	printf("link layer %s, LID 0x%04" PRIx16 ", %s, first PSN 0x%06" PRIx32 "\n",
-	       r->port.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)"
-							     : "InfiniBand",
-	       self->lid,
-	       self->use_grh ? "addressing by GID" : "addressing by LID",
-	       self->psn);
-	return 0;
-}
-
-static int create_objects(struct resources *r)
-{
-	int rc = ibv_query_port(r->ctx, PORT_NUM, &r->port);
-	if (rc) {
-		fprintf(stderr, "ibv_query_port failed: %s\n", strerror(rc));
-		return -1;
-	}
-	if (r->port.state != IBV_PORT_ACTIVE)
-		fprintf(stderr, "warning: port %d is %s, INIT -> RTR may fail\n",
-			PORT_NUM, ibv_port_state_str(r->port.state));
-
-	r->pd = ibv_alloc_pd(r->ctx);
-	if (!r->pd) {
-		fprintf(stderr, "ibv_alloc_pd failed: %s\n", strerror(errno));
-		return -1;
-	}
-
-	/* One small CQ serves both queues; nothing is posted in this program. */
-	r->cq = ibv_create_cq(r->ctx, 16, NULL, NULL, 0);
-	if (!r->cq) {
-		fprintf(stderr, "ibv_create_cq failed: %s\n", strerror(errno));
-		return -1;
-	}
-
 	struct ibv_qp_init_attr init;
-	memset(&init, 0, sizeof(init));
-	init.send_cq = r->cq;
-	init.recv_cq = r->cq;
-	init.qp_type = IBV_QPT_RC;
-	init.sq_sig_all = 0;
-	init.cap.max_send_wr = 8;
-	init.cap.max_recv_wr = 8;
-	init.cap.max_send_sge = 1;
-	init.cap.max_recv_sge = 1;
+	int rc = ibv_query_qp(qp, &attr, IBV_QP_STATE, &init);
 
-	r->qp = ibv_create_qp(r->pd, &init);
-	if (!r->qp) {
-		fprintf(stderr, "ibv_create_qp failed: %s\n", strerror(errno));
-		return -1;
-	}
-	/* The device may round the queue sizes up; init.cap now holds the truth. */
-	printf("created RC QP 0x%06" PRIx32 " (send WRs %" PRIu32
-	       ", recv WRs %" PRIu32 ")\n",
-	       r->qp->qp_num, init.cap.max_send_wr, init.cap.max_recv_wr);
-	return 0;
+	if (rc)
+		die_rc("ibv_query_qp", rc);
+	printf("%-24s the QP is in %s\n", step,
+	       attr.qp_state <= IBV_QPS_ERR ? state_names[attr.qp_state] : "?");
 }
 
-/* Release in the reverse order of creation: QP, CQ, PD, context. */
-static int release(struct resources *r)
+/* The port's GID table: index, type and address of every valid entry. */
+static void show_gids(struct ibv_context *ctx, uint8_t port, int chosen)
 {
-	int failed = 0;
-	int rc;
+	struct ibv_port_attr pa;
+	int rc = ibv_query_port(ctx, port, &pa);
 
-	if (r->qp && (rc = ibv_destroy_qp(r->qp))) {
-		fprintf(stderr, "ibv_destroy_qp failed: %s\n", strerror(rc));
-		failed = 1;
+	if (rc)
+		die_rc("ibv_query_port", rc);
+	for (int i = 0; i < pa.gid_tbl_len; i++) {
+		static const char *const types[] = { "IB", "RoCE v1", "RoCE v2" };
+		struct ibv_gid_entry e;
+		char text[46];
+
+		if (ibv_query_gid_ex(ctx, port, (uint32_t)i, &e, 0))
+			continue; /* an empty slot */
+		format_gid(&e.gid, text);
+		printf("GID %d: %-30s %-8s%s\n", i, text,
+		       e.gid_type <= IBV_GID_TYPE_ROCE_V2 ? types[e.gid_type] : "?",
+		       i == chosen ? " <- chosen" : "");
 	}
-	if (r->cq && (rc = ibv_destroy_cq(r->cq))) {
-		fprintf(stderr, "ibv_destroy_cq failed: %s\n", strerror(rc));
-		failed = 1;
-	}
-	if (r->pd && (rc = ibv_dealloc_pd(r->pd))) {
-		fprintf(stderr, "ibv_dealloc_pd failed: %s\n", strerror(rc));
-		failed = 1;
-	}
-	if (r->ctx && ibv_close_device(r->ctx)) {
-		fprintf(stderr, "ibv_close_device failed: %s\n", strerror(errno));
-		failed = 1;
-	}
-	return failed;
+	if (chosen < 0)
+		printf("no GID chosen: InfiniBand addressing by LID\n");
 }
 
-int main(void)
+/* Only the state changes: legal from RTS to ERR, and from any state to RESET. */
+static void move_to(struct ibv_qp *qp, enum ibv_qp_state state, const char *step)
 {
-	struct resources r;
-	struct peer_info self;
-	uint32_t psn;
-	int status = 1;
+	struct ibv_qp_attr attr = { .qp_state = state };
+	int rc = ibv_modify_qp(qp, &attr, IBV_QP_STATE);
 
-	memset(&r, 0, sizeof(r));
-	r.ctx = open_first_device();
-	if (!r.ctx)
+	if (rc)
+		die_rc(step, rc);
+	show_state(qp, step);
+}
+
+int main(int argc, char *argv[])
+{
+	struct options o;
+
+	parse_options(argc, argv, &o);
+	struct ibv_context *ctx = open_device(o.device);
+	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
+	printf("device %s, port %d\n", device_name(ctx), COURSE_IB_PORT);
+	show_gids(ctx, COURSE_IB_PORT, gid_index);
+
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	if (!pd)
+		die("ibv_alloc_pd");
+	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!cq)
+		die("ibv_create_cq");
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &init);
+	if (!qp)
+		die("ibv_create_qp");
+	show_state(qp, "ibv_create_qp:");
+
+	/* Connected to itself: our own record plays the peer's part. */
+	struct conn_info self;
+	local_info(qp, COURSE_IB_PORT, gid_index, NULL, &self);
+	print_info("self:", &self);
+
+	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	show_state(qp, "RESET -> INIT:");
+
+	/* Skipping RTR is not a legal transition: the call fails, nothing changes. */
+	struct ibv_qp_attr skip = { .qp_state = IBV_QPS_RTS, .sq_psn = self.psn };
+	int rc = ibv_modify_qp(qp, &skip, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	if (rc == 0) {
+		fprintf(stderr, "INIT -> RTS was accepted\n");
 		return 1;
+	}
+	printf("INIT -> RTS refused:     %s\n", strerror(rc));
+	show_state(qp, "after the refusal:");
 
-	if (create_objects(&r) || print_state(r.qp, "after ibv_create_qp"))
-		goto out;
+	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &self, &self);
+	show_state(qp, "INIT -> RTR:");
+	qp_to_rts(qp, &self, &self);
+	show_state(qp, "RTR -> RTS:");
 
-	/* PSNs are 24 bits; real programs pick a random start. */
-	psn = (uint32_t)time(NULL) & 0xffffff;
-	if (describe_self(&r, psn, &self))
-		goto out;
+	/* What the device now holds for the send side's timers and limits. */
+	struct ibv_qp_attr attr;
+	if ((rc = ibv_query_qp(qp, &attr, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+					  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC |
+					  IBV_QP_PATH_MTU, &init)))
+		die_rc("ibv_query_qp", rc);
+	printf("timeout %u, retry_cnt %u, rnr_retry %u, max_rd_atomic %u, path MTU %d\n",
+	       (unsigned)attr.timeout, (unsigned)attr.retry_cnt, (unsigned)attr.rnr_retry,
+	       (unsigned)attr.max_rd_atomic, 128 << attr.path_mtu);
 
-	if (to_init(r.qp) || to_rtr(r.qp, &r.port, &self) || to_rts(r.qp, psn))
-		goto out;
+	move_to(qp, IBV_QPS_ERR, "RTS -> ERR:");
+	move_to(qp, IBV_QPS_RESET, "ERR -> RESET:");
 
-	if (to_state(r.qp, IBV_QPS_ERR, "RTS -> ERR") ||
-	    to_state(r.qp, IBV_QPS_RESET, "ERR -> RESET"))
-		goto out;
-	status = 0;
-
-out:
-	if (release(&r))
-		status = 1;
-	return status;
+	release_all(qp, cq, NULL, pd, ctx);
+	printf("released the QP, the CQ, the PD and the device\n");
+	return 0;
 }
