@@ -161,7 +161,7 @@ int main(int argc, char *argv[])
 		       sh->lock, sh->counter);
 	}
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	printf("done\n");
 	return 0;

@@ -182,8 +182,8 @@ int main(int argc, char *argv[])
 		tcp_barrier(sock);
 	close(sock);
 
-	teardown(qp, rcq, mr, NULL, NULL);
-	teardown(NULL, scq, NULL, pd, ctx);
+	release_all(qp, rcq, mr, NULL, NULL);
+	release_all(NULL, scq, NULL, pd, ctx);
 	free(buf);
 	printf(o.host ? "a work request failed: exit status 1\n" : "server done\n");
 	return o.host ? 1 : 0;

@@ -202,7 +202,7 @@ static void release(struct side *s)
 {
 	if (s->id && s->id->qp)
 		rdma_destroy_qp(s->id);
-	teardown(NULL, s->cq, s->mr, s->pd, NULL); /* the CM owns the device context */
+	release_all(NULL, s->cq, s->mr, s->pd, NULL); /* the CM owns the device context */
 	free(s->buf);
 	if ((s->id && rdma_destroy_id(s->id)) || (s->listen_id && rdma_destroy_id(s->listen_id)))
 		die("rdma_destroy_id");

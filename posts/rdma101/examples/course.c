@@ -308,8 +308,10 @@ int tcp_connect(const char *host, int port)
 		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 			int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
 
-			if (fd < 0)
+			if (fd < 0) {
+				err = errno;
 				continue;
+			}
 			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
 				freeaddrinfo(res);
 				return fd;

@@ -167,11 +167,11 @@ int main(int argc, char *argv[])
 	tcp_barrier(sock);
 	close(sock);
 
-	teardown(qp, cq, mr, NULL, NULL);
+	release_all(qp, cq, mr, NULL, NULL);
 	int rc = ibv_dereg_mr(recv_mr); /* the second region, before its PD */
 	if (rc)
 		die_rc("ibv_dereg_mr", rc);
-	teardown(NULL, NULL, NULL, pd, ctx);
+	release_all(NULL, NULL, NULL, pd, ctx);
 	free(slots);
 	free(exposed);
 	printf("done\n");

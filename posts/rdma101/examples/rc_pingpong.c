@@ -41,7 +41,7 @@
 #define SQ_DEPTH (2 * SLOTS) /* two work requests per message */
 #define DONE 0xffffffffu    /* the sequence number of the final message */
 #define WAIT_MS 10000
-#define ITERS 1000          /* round trips per phase */
+#define ITERS 200           /* round trips per phase */
 #define SIZE 64             /* payload bytes per message, at most SLOT_SIZE */
 
 /* The notification: which message, how long. Network byte order. */
@@ -236,7 +236,7 @@ static void client(struct pingpong *c, uint32_t iters, uint32_t size)
 	printf("window 1: %" PRIu32 " round trips of %" PRIu32 " bytes, %.1f us each\n",
 	       iters, size, t1 / iters * 1e6);
 	double t2 = run_phase(c, &seq, iters, WINDOW, size);
-	printf("window %d: %" PRIu32 " round trips of %" PRIu32 " bytes, %.0f per second\n",
+	printf("window %d: %" PRIu32 " round trips of %" PRIu32 " bytes, %.1f per second\n",
 	       WINDOW, iters, size, iters / t2);
 
 	send_message(c, DONE, 0, 1); /* signalled: its completion retires all */
@@ -315,14 +315,14 @@ static void teardown_pingpong(struct pingpong *c)
 {
 	int rc;
 
-	teardown(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
+	release_all(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
 	if ((rc = ibv_dereg_mr(c->ring_mr)))
 		die_rc("ibv_dereg_mr", rc);
 	if ((rc = ibv_destroy_cq(c->send_cq)))
 		die_rc("ibv_destroy_cq", rc);
 	if ((rc = ibv_destroy_comp_channel(c->channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
-	teardown(NULL, NULL, NULL, c->pd, c->ctx);
+	release_all(NULL, NULL, NULL, c->pd, c->ctx);
 	free(c->priv);
 	free(c->ring);
 }

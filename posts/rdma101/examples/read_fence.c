@@ -154,7 +154,7 @@ int main(int argc, char *argv[])
 	if (!o.host)
 		printf("mailbox now holds \"%s\"; the server's CPU took no part\n", buf);
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	printf("done\n");
 	return 0;

@@ -178,8 +178,8 @@ int main(int argc, char *argv[])
 	tcp_barrier(sock);
 	close(sock);
 
-	teardown(qp, rcq, mr, NULL, NULL);
-	teardown(NULL, scq, NULL, pd, ctx);
+	release_all(qp, rcq, mr, NULL, NULL);
+	release_all(NULL, scq, NULL, pd, ctx);
 	free(ring);
 	printf("done\n");
 	return 0;

@@ -132,7 +132,7 @@ int main(int argc, char *argv[])
 	tcp_barrier(sock); /* neither side tears down while the other still works */
 	close(sock);
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	printf("done\n");
 	return 0;
