@@ -16,12 +16,13 @@
  * client submits -b batches of -n requests of -z bytes each, sprayed over the
  * first -q rails with policy rr (slice i goes to rail i mod q), jsq (the rail
  * with the fewest bytes in flight) or both (taking turns, so that both meet
- * the same conditions). -w R makes rail R weak: a path MTU of 256 bytes, so
- * the same bytes need several times as many packets.
+ * the same conditions); -s A,B takes turns between two slice sizes instead.
+ * -w R makes rail R weak: a path MTU of 256 bytes, so the same bytes need
+ * several times as many packets.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 toy_engine.c course.c -o toy_engine -libverbs
  * Run:   ./toy_engine [-d DEV] [-g GID] [-p PORT]                                   server
- *        ./toy_engine [-b BATCHES] [-n REQS] [-z BYTES] [-s SLICE] [-q RAILS]
+ *        ./toy_engine [-b BATCHES] [-n REQS] [-z BYTES] [-s SLICE[,SLICE]] [-q RAILS]
  *                     [-P rr|jsq|both] [-w RAIL] [-d DEV] [-g GID] [-p PORT] HOST   client
  */
 #define _POSIX_C_SOURCE 200809L
@@ -42,7 +43,7 @@
  * in the lab, Soft-RoCE under emulation moves a few MB/s, and data that waits
  * longer than the ACK timeout (67 ms, lesson 2.4) is retransmitted for nothing.
  */
-#define RAIL_BUDGET (32u << 10)
+#define RAIL_BUDGET (16u << 10)
 #define MAX_WINDOW 32       /* slices in flight per rail, at most */
 #define SEGMENT (8u << 20)  /* bytes in each side's segment */
 #define MAX_SLICES 8192
@@ -248,9 +249,16 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void client(int sock, struct rail *rails, int q, const char *policy, int batches,
-		   struct ibv_cq *cq, struct ibv_mr *ctl, const struct segment *local,
-		   const struct segment *peer, size_t nreq, uint64_t size, uint32_t slice_size)
+/* What one batch is run with; a run may alternate two of them, batch by batch. */
+struct variant {
+	int jsq;             /* the policy: 0 rr, 1 jsq */
+	uint32_t slice_size;
+	char label[40];
+};
+
+static void client(int sock, struct rail *rails, int q, const struct variant *v, int variants,
+		   int batches, struct ibv_cq *cq, struct ibv_mr *ctl, const struct segment *local,
+		   const struct segment *peer, size_t nreq, uint64_t size)
 {
 	static struct slice slices[MAX_SLICES];
 	struct request req[64];
@@ -263,21 +271,21 @@ static void client(int sock, struct rail *rails, int q, const char *policy, int 
 		req[i] = (struct request){ .local = i * size, .remote = (nreq - 1 - i) * size, .len = size };
 	for (size_t t = 0; t < nreq; t++) /* the peer's bytes in its own order */
 		sum = fnv1a(sum, (const uint8_t *)(uintptr_t)local->base + req[nreq - 1 - t].local, size);
-	size_t n = make_slices(req, nreq, slice_size, slices);
-	printf("each batch: %zu requests x %" PRIu64 " bytes into segment '%s', %zu slices of at most %" PRIu32
-	       " bytes, over %d rails\n", nreq, size, peer->name, n, slice_size, q);
+	printf("each batch: %zu requests x %" PRIu64 " bytes into segment '%s', over %d rails\n",
+	       nreq, size, peer->name, q);
 	for (int k = 0; k < q; k++)
 		printf("  rail %d: path MTU %d\n", k, rails[k].mtu);
 
 	for (int b = 1; b <= batches; b++) {
-		int jsq = strcmp(policy, "both") ? strcmp(policy, "jsq") == 0 : b % 2 == 0;
+		int i = (b - 1) % variants; /* taking turns: both meet the same conditions */
+		size_t n = make_slices(req, nreq, v[i].slice_size, slices);
 		for (int k = 0; k < q; k++)
 			rails[k].slices = rails[k].bytes = 0;
 		double start = now_ms();
-		run_batch(rails, q, jsq, cq, local, peer, slices, n);
-		double t = ms[jsq][runs[jsq]++] = now_ms() - start;
-		printf("batch %d, policy %-3s: %7.1f ms, %5.1f MB/s; slices per rail:", b, jsq ? "jsq" : "rr",
-		       t, (double)total / t / 1e3);
+		run_batch(rails, q, v[i].jsq, cq, local, peer, slices, n);
+		double t = ms[i][runs[i]++] = now_ms() - start;
+		printf("batch %d (%s): %zu slices, %.1f ms, %.1f MB/s; slices per rail:", b, v[i].label,
+		       n, t, (double)total / t / 1e3);
 		for (int k = 0; k < q; k++)
 			printf(" %" PRIu64, rails[k].slices);
 		printf("\n");
@@ -288,10 +296,10 @@ static void client(int sock, struct rail *rails, int q, const char *policy, int 
 		tcp_barrier(sock); /* the server has checked it and is ready for the next */
 	}
 	printf("notifications sent on rail 0 after each batch; checksum 0x%016" PRIx64 "\n", sum);
-	for (int p = 0; p < 2; p++)
-		if (runs[p] > 1)
-			printf("median of %d batches with %s: %.1f ms (Soft-RoCE: software numbers)\n",
-			       runs[p], p ? "jsq" : "rr", median(ms[p], runs[p]));
+	for (int i = 0; i < variants; i++)
+		if (runs[i] > 1)
+			printf("median of %d batches (%s): %.1f ms (Soft-RoCE: software numbers)\n",
+			       runs[i], v[i].label, median(ms[i], runs[i]));
 }
 
 static void post_notice_recv(struct ibv_qp *qp, struct ibv_mr *ctl)
@@ -335,14 +343,19 @@ int main(int argc, char **argv)
 	const char *dev = NULL;
 	int gid_arg = -1, port = COURSE_TCP_PORT, q = RAILS, batches = 1, weak = -1, opt, bad = 0;
 	const char *policy = "jsq";
-	unsigned long nreq = 8, size = 256 << 10, slice_size = 16 << 10;
+	unsigned long nreq = 8, size = 256 << 10, sizes[2] = { 16 << 10, 0 };
+	char *end;
 
 	while ((opt = getopt(argc, argv, "b:n:z:s:q:P:w:d:g:p:")) != -1) {
 		switch (opt) {
 		case 'b': batches = atoi(optarg); break;
 		case 'n': nreq = strtoul(optarg, NULL, 10); break;
 		case 'z': size = strtoul(optarg, NULL, 10); break;
-		case 's': slice_size = strtoul(optarg, NULL, 10); break;
+		case 's': /* one slice size, or two to take turns */
+			sizes[0] = strtoul(optarg, &end, 10);
+			sizes[1] = *end == ',' ? strtoul(end + 1, &end, 10) : 0;
+			bad |= *end != '\0';
+			break;
 		case 'q': q = atoi(optarg); break;
 		case 'P': policy = optarg; break;
 		case 'w': weak = atoi(optarg); break;
@@ -352,10 +365,20 @@ int main(int argc, char **argv)
 		default: bad = 1; break;
 		}
 	}
-	bad |= strcmp(policy, "rr") && strcmp(policy, "jsq") && strcmp(policy, "both");
-	if (bad || batches < 1 || batches > MAX_BATCHES || nreq < 1 || nreq > 64 || size < 1 || size > SEGMENT || nreq * size > SEGMENT || slice_size < 1 ||
-	    slice_size > (1u << 30) || q < 1 || q > RAILS || weak >= RAILS) {
-		fprintf(stderr, "usage: %s [-b BATCHES<=%d] [-n REQS<=64] [-z BYTES] [-s SLICE] [-q RAILS<=%d] "
+	struct variant v[2];
+	int both = strcmp(policy, "both") == 0, variants = both || sizes[1] ? 2 : 1;
+	bad |= strcmp(policy, "rr") && strcmp(policy, "jsq") && !both;
+	bad |= both && sizes[1]; /* one thing at a time */
+	for (int i = 0; i < variants; i++) {
+		unsigned long s = sizes[i < 1 || !sizes[1] ? 0 : 1];
+		v[i].jsq = both ? i : strcmp(policy, "jsq") == 0;
+		v[i].slice_size = (uint32_t)s;
+		snprintf(v[i].label, sizeof(v[i].label), "%s, %lu-byte slices", v[i].jsq ? "jsq" : "rr", s);
+		bad |= s < 1 || s > (1u << 30);
+	}
+	if (bad || batches < 1 || batches > MAX_BATCHES || nreq < 1 || nreq > 64 || size < 1 ||
+	    size > SEGMENT || nreq * size > SEGMENT || q < 1 || q > RAILS || weak >= RAILS) {
+		fprintf(stderr, "usage: %s [-b BATCHES<=%d] [-n REQS<=64] [-z BYTES] [-s SLICE[,SLICE]] [-q RAILS<=%d] "
 			"[-P rr|jsq|both] [-w RAIL] [-d DEV] [-g GID] [-p PORT] [HOST]\n"
 			"       (REQS x BYTES <= %u)\n", argv[0], MAX_BATCHES, RAILS, SEGMENT);
 		return 1;
@@ -414,8 +437,7 @@ int main(int argc, char **argv)
 	tcp_barrier(sock);
 
 	if (host)
-		client(sock, rails, q, policy, batches, cq, ctl, &local, &peer, nreq, size,
-		       (uint32_t)slice_size);
+		client(sock, rails, q, v, variants, batches, cq, ctl, &local, &peer, nreq, size);
 	else
 		server(sock, rails[0].qp, cq, ctl, &local);
 	tcp_barrier(sock);
