@@ -10,6 +10,8 @@ export const LAB_PACKAGES = [
   { pkg: "qemu-system-x86", file: QEMU },
   { pkg: "busybox-static", file: BUSYBOX }, // the VM's init; the initramfs has no libc
   { pkg: "cpio", file: "/usr/bin/cpio" },
+  { pkg: "xz-utils", file: "/usr/bin/xz" }, // unpacks the kernel image, so the VM need not
+
   { pkg: "libibverbs-dev", file: "/usr/include/infiniband/verbs.h" },
   { pkg: "librdmacm-dev", file: "/usr/include/rdma/rdma_cma.h" },
   { pkg: "ibverbs-providers", file: "/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so" },

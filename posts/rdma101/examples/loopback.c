@@ -32,15 +32,6 @@ static struct ibv_sge sge_at(struct ibv_mr *mr, size_t offset, uint32_t len)
 				 .lkey = mr->lkey };
 }
 
-static void post(struct ibv_qp *qp, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int rc = ibv_post_send(qp, wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
-}
-
 /* Wait for one completion on cq; stop the program if it failed. */
 static void expect(struct ibv_cq *cq, const char *what)
 {
@@ -54,14 +45,10 @@ static void expect(struct ibv_cq *cq, const char *what)
 int main(int argc, char *argv[])
 {
 	struct options o;
-	int rc;
+	int gid_index, rc;
+	struct ibv_pd *pd = open_pd_from_args(argc, argv, &o, &gid_index);
+	struct ibv_context *ctx = pd->context;
 
-	parse_options(argc, argv, &o);
-	struct ibv_context *ctx = open_device(o.device);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
-	struct ibv_pd *pd = ibv_alloc_pd(ctx);
-	if (!pd)
-		die("ibv_alloc_pd");
 	char *buf = alloc_buffer(4 * REGION);
 	/* The QP reads and writes this buffer as its own peer: all rights. */
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, 4 * REGION, IBV_ACCESS_LOCAL_WRITE |
@@ -98,7 +85,7 @@ int main(int argc, char *argv[])
 	strcpy(buf + A, "hello, queue pair");
 	struct ibv_sge s = sge_at(mr, A, (uint32_t)strlen(buf + A) + 1);
 	struct ibv_send_wr wr = { .wr_id = 2, .sg_list = &s, .num_sge = 1, .opcode = IBV_WR_SEND };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "SEND");
 	expect(recv_cq, "RECV");
 	printf("region D now holds \"%s\"\n", buf + D);
@@ -109,7 +96,7 @@ int main(int argc, char *argv[])
 	wr = (struct ibv_send_wr){ .wr_id = 3, .sg_list = &s, .num_sge = 1,
 				   .opcode = IBV_WR_RDMA_WRITE,
 				   .wr.rdma = { .remote_addr = self.addr + B, .rkey = self.rkey } };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "RDMA WRITE");
 	printf("region B now holds \"%s\"\n", buf + B);
 
@@ -118,7 +105,7 @@ int main(int argc, char *argv[])
 	wr = (struct ibv_send_wr){ .wr_id = 4, .sg_list = &s, .num_sge = 1,
 				   .opcode = IBV_WR_RDMA_READ,
 				   .wr.rdma = { .remote_addr = self.addr + B, .rkey = self.rkey } };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "RDMA READ");
 	printf("region C now holds \"%s\"\n", buf + C);
 
