@@ -1,5 +1,5 @@
 /*
- * tensor_ranges.c - RDMA 101, lessons 5.2 and 5.4: from a tensor's layout
+ * tensor_ranges.c - RDMA 101, lessons 5.2, 5.4 and 6.2: from a tensor's layout
  * to byte ranges, and from the ranges to one batch of RDMA WRITEs.
  *
  * Each side holds a paged KV cache in host memory: LAYERS tensors of

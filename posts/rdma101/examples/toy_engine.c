@@ -1,5 +1,5 @@
 /*
- * toy_engine.c - RDMA 101, lessons 6.1 and 6.2: a transfer engine in one file.
+ * toy_engine.c - RDMA 101, lesson 6.1: a transfer engine in one file.
  *
  * The parts every transfer engine has, as small as they can be:
  *  - segments: a registered buffer, and what a peer needs to address it
