@@ -13,9 +13,7 @@ describe("RDMA 101", () => {
     const doc = home();
     expect(lessonUrls().length).toBeGreaterThanOrEqual(9);
     expect(doc.querySelector("a.button-primary")?.getAttribute("href")).toBe(lessonUrls()[0]);
-    // Every part of _data/course.yaml, numbered in its order.
     const parts = (parse(readFileSync("_data/course.yaml", "utf8")) as { parts: { title: string }[] }).parts;
-    expect(parts.length).toBeGreaterThanOrEqual(2);
     expect([...doc.querySelectorAll(".syllabus-part h3")].map((h) => h.textContent)).toEqual(parts.map((p, i) => `Part ${i + 1}: ${p.title}`));
     for (const id of ["who-it-is-for", "prerequisites", "without-hardware", "syllabus"]) expect(doc.getElementById(id)).not.toBeNull();
   });
