@@ -1,13 +1,12 @@
-// `npm test`'s set-up step: the tests need Debian's Chromium (browser tests) and the libibverbs
-// headers (RDMA 101 examples). Installs them with apt-get when missing and possible; otherwise says
-// exactly what to run.
+// `npm test`'s set-up step: the tests need Debian's Chromium (browser tests) and what the RDMA 101
+// lab needs (QEMU, busybox, the rdma-core libraries, headers and tools: src/lab/requirements.ts).
+// Installs them with apt-get when missing and possible; otherwise says exactly what to run. The
+// lab's kernel is not installed: the lab fetches it with `apt-get download` into its cache.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { LAB_PACKAGES } from "../src/lab/requirements.ts";
 
-const needs = [
-  { pkg: "chromium", file: "/usr/bin/chromium" },
-  { pkg: "libibverbs-dev", file: "/usr/include/infiniband/verbs.h" },
-];
+const needs = [{ pkg: "chromium", file: "/usr/bin/chromium" }, ...LAB_PACKAGES];
 
 const missing = needs.filter((n) => !existsSync(n.file)).map((n) => n.pkg);
 if (missing.length === 0) process.exit(0);

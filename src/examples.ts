@@ -16,16 +16,28 @@ export const EXAMPLES_URL = "/rdma101/examples/";
 /** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
 export const HELPERS = "course.c";
 
+/** The libraries a program links: libibverbs, and librdmacm when it includes one of its headers. */
+export const librariesOf = (source: string): string[] =>
+  /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
+
+/** The C files a program is built from: itself, and the shared helpers when it includes course.h. */
+const sourcesOf = (name: string, source: string): string[] => [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
+
+/** How the tests and the lab compile a program (a path to its .c file): warnings are errors there. */
+export const compileArgs = (file: string, output: string): string[] => {
+  const source = readFileSync(file, "utf8");
+  const files = sourcesOf(path.basename(file), source).map((f) => path.join(path.dirname(file), f));
+  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...files, ...librariesOf(source)];
+};
+
 /**
- * How to build a program: with course.c when it includes course.h, with librdmacm when it uses
- * rdma_cm. The helper files themselves are not programs and have no command.
+ * How to build a program, as its lesson shows it. The helper files themselves are not programs and
+ * have no command.
  */
 export function buildCommand(name: string): string | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  const files = [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
-  const libraries = ["-libverbs", ...(source.includes("#include <rdma/rdma_cma.h>") ? ["-lrdmacm"] : [])];
-  return `gcc -std=c11 -Wall -Wextra -O2 ${files.join(" ")} -o ${name.replace(/\.c$/, "")} ${libraries.join(" ")}`;
+  return `gcc -std=c11 -Wall -Wextra -O2 ${sourcesOf(name, source).join(" ")} -o ${name.replace(/\.c$/, "")} ${librariesOf(source).join(" ")}`;
 }
 
 /**

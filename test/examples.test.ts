@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildCommand, EXAMPLES_DIR } from "../src/examples.ts";
+import { buildCommand, compileArgs, EXAMPLES_DIR } from "../src/examples.ts";
 
 const programs = readdirSync(EXAMPLES_DIR).filter((f) => buildCommand(f));
 const binDir = mkdtempSync(path.join(tmpdir(), "rdma-examples-"));
@@ -22,11 +22,8 @@ describe("RDMA 101 example programs", () => {
   describe.each(programs)("%s", (program) => {
     const binary = path.join(binDir, program.replace(/\.c$/, ""));
 
-    it("compiles with its lesson's build command and -Werror", () => {
-      const [compiler, ...args] = buildCommand(program)!.split(" ");
-      const output = args.indexOf("-o") + 1;
-      args[output] = binary;
-      execFileSync(compiler!, ["-Werror", ...args], { cwd: EXAMPLES_DIR, stdio: "pipe" });
+    it("compiles with -std=c11 -Wall -Wextra -Werror against libibverbs (and course.c, librdmacm if used)", () => {
+      execFileSync("gcc", compileArgs(path.join(EXAMPLES_DIR, program), binary), { stdio: "pipe" });
     });
 
     it.runIf(!hasDevice)("reports that there is no RDMA device and exits non-zero, without crashing", () => {

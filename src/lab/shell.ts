@@ -1,0 +1,4 @@
+// Shell words: how a command given as separate words becomes the one command line a step runs.
+
+/** A word as the shell reads it back unchanged: bare when that is safe, else in single quotes. */
+export const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
