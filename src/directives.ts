@@ -15,6 +15,7 @@ import { readYaml } from "./data.ts";
 import { validate } from "./validation.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
+import { transcriptDirective } from "./transcripts.ts";
 
 /** Where a directive sits: the page's project-relative path and the fence's first line (1-based). */
 export interface DirectiveContext {
@@ -30,6 +31,7 @@ export interface Directive<S extends z.ZodType = z.ZodType> {
 export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
+  transcript: transcriptDirective,
 };
 
 /** Renders the directive `name` from its YAML body; mistakes read `file:line: name.field: reason`. */

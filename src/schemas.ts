@@ -123,6 +123,9 @@ export const courseSchema = z.strictObject({
     .refine((parts) => new Set(parts.map((p) => p.slug)).size === parts.length, "part slugs must be unique"),
 });
 
+/** How one lesson names another: `<part-slug>/<lesson-slug>`. */
+const lessonRef = z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>");
+
 // _data/glossary.yaml
 export const glossarySchema = z
   .array(
@@ -130,7 +133,7 @@ export const glossarySchema = z
       id: slug,
       term: text,
       definition: text,
-      lesson: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>"),
+      lesson: lessonRef,
     }),
   )
   .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
@@ -184,9 +187,71 @@ export const lessonSchema = z
   })
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
 
+// posts/rdma101/labs/<run-id>.yaml: one run of the course's programs in the lab (see src/lab/runs.ts).
+export const runId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lab run's id (its file name in posts/rdma101/labs/), such as capstone-pingpong");
+const stepName = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lower-case name such as server");
+const vmNumber = z.union([z.literal(1), z.literal(2)], { error: "must be 1 or 2" });
+const regexSource = z.string().superRefine((source, ctx) => {
+  try {
+    new RegExp(source);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: `is not a valid regular expression (${(error as Error).message})` });
+  }
+});
+export const labRunSchema = z
+  .strictObject({
+    title: plainText(200),
+    lesson: lessonRef,
+    vms: vmNumber.default(1),
+    steps: z
+      .array(
+        z.strictObject({
+          name: stepName,
+          vm: vmNumber.default(1),
+          run: text.refine((line) => !line.includes("\n"), "must be one command line"),
+          ready: text.optional(),
+          /** Seconds this step may take, from its start to its exit. */
+          timeout: z.number("must be a number of seconds").positive().max(600).default(30),
+          /**
+           * Its output differs between runs beyond what normalising evens out (the order of packets
+           * on a wire): the tests check its `expect`, not the stored transcript's lines.
+           */
+          varies: z.boolean().default(false),
+          /**
+           * Runs in a network namespace of its own, which holds no RDMA device (the lab keeps rxe0
+           * in its first namespace): libibverbs finds an empty device list, as in a container
+           * without RDMA.
+           */
+          noDevice: z.boolean().default(false),
+        }),
+      )
+      .min(1, "needs at least one step"),
+    expect: z
+      .record(
+        stepName,
+        z.strictObject({
+          status: z.number().int().min(0).max(255).default(0),
+          output: z.array(regexSource).default([]),
+        }),
+      )
+      .default({}),
+  })
+  .superRefine((run, ctx) => {
+    const names = new Set<string>();
+    run.steps.forEach((step, i) => {
+      if (names.has(step.name)) ctx.addIssue({ code: "custom", message: `'${step.name}' is used by an earlier step`, path: ["steps", i, "name"] });
+      names.add(step.name);
+      if (step.vm > run.vms) ctx.addIssue({ code: "custom", message: `is ${step.vm} but the run has vms: ${run.vms}`, path: ["steps", i, "vm"] });
+    });
+    for (const name of Object.keys(run.expect)) {
+      if (!names.has(name)) ctx.addIssue({ code: "custom", message: "names no step of this run", path: ["expect", name] });
+    }
+  });
+
 export type PostData = z.output<typeof postSchema>;
 export type LessonData = z.output<typeof lessonSchema>;
 export type Course = z.output<typeof courseSchema>;
+export type LabRun = z.output<typeof labRunSchema>;
 export type GlossaryTerm = z.output<typeof glossarySchema>[number];
 
 // Directives: fenced blocks with a YAML body (see ./directives.ts).
@@ -199,4 +264,9 @@ export const exampleSchema = z.strictObject({
   file: z.string().regex(/^[a-z0-9_]+\.[ch]$/, "must be the name of a C file in posts/rdma101/examples/, such as rc_pingpong.c"),
   /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
   function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
+});
+export const transcriptSchema = z.strictObject({
+  run: runId,
+  /** One step of the run; every step in order when left out. */
+  step: stepName.optional(),
 });

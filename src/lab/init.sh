@@ -57,8 +57,10 @@ if [ -n "$lab_io" ]; then
 		fail "cannot mount the output folder over 9p"
 fi
 
-chroot "$HOST" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin rdma link add rxe0 type rxe netdev eth0 ||
-	fail "rdma link add rxe0 failed"
+rdma() { chroot "$HOST" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin rdma "$@"; }
+rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0 failed"
+# rxe0 stays in this network namespace: a process in a new one (unshare --net) sees no RDMA device.
+rdma system set netns exclusive || fail "rdma system set netns exclusive failed"
 state=/sys/class/infiniband/rxe0/ports/1/state
 tries=0
 until grep -q ACTIVE "$state" 2>/dev/null; do

@@ -1,0 +1,33 @@
+// What legitimately differs between two runs of the same program in the lab, replaced by
+// placeholders so that a stored transcript can be compared with a fresh run: addresses and other
+// hexadecimal values (keys, QPNs, PSNs), GIDs, MACs and IP addresses, timings, rates and other
+// measured fractions, PIDs, and the spacing that lines numbers up in columns. The constant parts
+// of an output (hexadecimal constants included) are for a run's `expect` patterns to check.
+
+const RULES: [RegExp, string][] = [
+  // Clock times (tcpdump, tshark) and dates.
+  [/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, "<time>"],
+  [/\b\d{4}-\d{2}-\d{2}\b/g, "<date>"],
+  // MACs before GIDs: both are hex groups joined by colons.
+  [/\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b/gi, "<mac>"],
+  // GIDs and other IPv6 addresses, full or compressed, IPv4-mapped too; GUIDs (xxxx:xxxx:xxxx:xxxx).
+  [/(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{1,4})?(?![\w:])/gi, "<gid>"],
+  [/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, "<ip>"],
+  [/\b0x[0-9a-f]+\b/gi, "0x<hex>"],
+  // Keys, queue pair numbers, PSNs and PIDs written in decimal.
+  [/\b(lkey|rkey|key|qpn|qp|psn|pid)(\s*[=:]?\s*)\d+\b/gi, "$1$2<n>"],
+  // Timings and rates, with their unit, then any other fractional number (a measured value).
+  [/\b\d+(?:\.\d+)?(\s*)(ns|us|µs|usec|ms|msec|s|sec|secs|seconds|[KMG]i?B\/s(?:ec)?|[KMG]b(?:it)?\/s|[KM]pps|ops\/s)(?![\w/])/g, "<n>$1$2"],
+  [/\b\d+\.\d+\b/g, "<n>"],
+  [/[ \t]+/g, " "],
+];
+
+export function normaliseOutput(output: string): string {
+  let text = output.replace(/\r\n/g, "\n");
+  for (const [pattern, replacement] of RULES) text = text.replace(pattern, replacement);
+  return text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trimEnd();
+}
