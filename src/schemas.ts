@@ -170,7 +170,6 @@ export const postSchema = z
   .refine((p) => !p.updated || p.updated >= p.date, { message: "must not be before date", path: ["updated"] });
 
 // Front matter of an RDMA 101 lesson (posts/rdma101/<NN>-<part>/<NN>-<lesson>.md).
-const lessonRef = z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "must be <part-slug>/<lesson-slug>");
 
 export const lessonSchema = z
   .strictObject({
