@@ -44,6 +44,9 @@ export function orderedName(name: string, file: string, field: "part" | "lesson"
   return { order: Number(match[1]), slug: match[2]! };
 }
 
+/** Whether a (project-relative) file is a lesson: posts/rdma101/<NN>-<part>/<NN>-<lesson>.md. */
+export const isLessonFile = (file: string): boolean => new RegExp(`(?:^|/)${COURSE_DIR}/\\d+-[^/]+/\\d+-[^/]+\\.md$`).test(file);
+
 /** Where a lesson file lives: its part and lesson, from the path alone. */
 export function lessonLocation(file: string) {
   const [partDir = "", lessonFile = ""] = path.relative(COURSE_DIR, file).split(/[\\/]/);

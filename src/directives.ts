@@ -13,6 +13,7 @@
 import type { z } from "zod";
 import { readYaml } from "./data.ts";
 import { validate } from "./validation.ts";
+import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
 import { transcriptDirective } from "./transcripts.ts";
@@ -31,6 +32,7 @@ export interface Directive<S extends z.ZodType = z.ZodType> {
 export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
   figure: figureDirective,
   example: exampleDirective,
+  chart: chartDirective,
   transcript: transcriptDirective,
 };
 

@@ -20,24 +20,30 @@ export const HELPERS = "course.c";
 export const librariesOf = (source: string): string[] =>
   /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
 
-/** The C files a program is built from: itself, and the shared helpers when it includes course.h. */
-const sourcesOf = (name: string, source: string): string[] => [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])];
-
-/** How the tests and the lab compile a program (a path to its .c file): warnings are errors there. */
-export const compileArgs = (file: string, output: string): string[] => {
-  const source = readFileSync(file, "utf8");
-  const files = sourcesOf(path.basename(file), source).map((f) => path.join(path.dirname(file), f));
-  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...files, ...librariesOf(source)];
-};
-
 /**
- * How to build a program, as its lesson shows it. The helper files themselves are not programs and
- * have no command.
+ * What a program is built from: its own file, course.c when it includes course.h, and its
+ * libraries. Undefined for a file that is not a program (the helpers themselves).
  */
-export function buildCommand(name: string): string | undefined {
+function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  return `gcc -std=c11 -Wall -Wextra -O2 ${sourcesOf(name, source).join(" ")} -o ${name.replace(/\.c$/, "")} ${librariesOf(source).join(" ")}`;
+  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: librariesOf(source) };
+}
+
+export const isProgram = (name: string): boolean => buildOf(name) !== undefined;
+
+/** The command a lesson shows for building a program; none for the helper files. */
+export function buildCommand(name: string): string | undefined {
+  const build = buildOf(name);
+  return build && `gcc -std=c11 -Wall -Wextra -O2 ${build.sources.join(" ")} -o ${name.replace(/\.c$/, "")} ${build.libraries.join(" ")}`;
+}
+
+/** How the tests and the lab compile the program `file` (in EXAMPLES_DIR): warnings are errors there. */
+export function compileArgs(file: string, output: string): string[] {
+  const build = buildOf(path.basename(file));
+  if (!build) throw new Error(`${file}: not a program, so it cannot be compiled alone`);
+  const sources = build.sources.map((s) => path.join(path.dirname(file), s));
+  return ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", output, ...sources, ...build.libraries];
 }
 
 /**

@@ -71,19 +71,27 @@ export function standaloneSvg(svg: string): string {
 /** Standalone copies of this build's figures, by URL; written when the build ends. */
 const published = new Map<string, string>();
 
+/**
+ * A drawing as a numbered figure: its standalone copy is published under `name`, and the page gets
+ * the inline SVG in a scroller, with the caption.
+ */
+export function figureHtml(svg: string, name: string, caption: string): string {
+  const hash = createHash("sha256").update(svg).digest("hex").slice(0, 8);
+  const url = `${FIGURE_URL}${name}-${hash}.svg`;
+  published.set(url, standaloneSvg(svg));
+  // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
+  // named by its caption.
+  const captionId = `figure-${name}-${hash}`;
+  const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
+  const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
+  return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;
+}
+
 export const figureDirective: Directive<typeof figureSchema> = {
   schema: figureSchema,
   render({ file: name, alt, caption }, { file, line }) {
     const svg = inlineSvg(path.join(path.dirname(file), name), alt, `${file}:${line}`);
-    const base = path.basename(name, ".svg");
-    const url = `${FIGURE_URL}${base}-${createHash("sha256").update(svg).digest("hex").slice(0, 8)}.svg`;
-    published.set(url, standaloneSvg(svg));
-    // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
-    // named by its caption.
-    const captionId = `figure-${base}`;
-    const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
-    const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
-    return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;
+    return figureHtml(svg, path.basename(name, ".svg"), caption);
   },
 };
 

@@ -12,6 +12,7 @@ import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
+import { handWrittenOutput } from "./transcripts.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 /** Heading ids: lower-case words joined by hyphens; CJK characters are kept as they are. */
@@ -92,16 +93,20 @@ function bodyOffset(inputPath: string | undefined): number {
 }
 
 function addCodeBlocks(md: MarkdownIt): void {
-  // Read once per page, and only for pages with a directive.
+  // Read once per page, and only for pages with a directive or a refused block.
   const offsets = new WeakMap<object, number>();
   md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
-    if (Object.hasOwn(DIRECTIVES, lang)) {
+    const file = renderedFile(env);
+    const line = () => {
       let offset = env ? offsets.get(env) : 0;
       if (offset === undefined) offsets.set(env!, (offset = bodyOffset(env?.page?.inputPath)));
-      return renderDirective(lang, token.content, { file: renderedFile(env), line: offset + (token.map?.[0] ?? 0) + 1 });
-    }
+      return offset + (token.map?.[0] ?? 0) + 1;
+    };
+    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: line() });
+    const refused = handWrittenOutput(file, lang);
+    if (refused) throw contentError([`${file}:${line()}: ${refused}`]);
     const { html, label } = highlightCode(token.content, lang);
     return label ? codeBlockHtml({ html, label, name: `${label} code`, lang }) : codeBlockHtml({ html, label: "Text", name: "Code" });
   };

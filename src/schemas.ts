@@ -170,7 +170,6 @@ export const postSchema = z
   .refine((p) => !p.updated || p.updated >= p.date, { message: "must not be before date", path: ["updated"] });
 
 // Front matter of an RDMA 101 lesson (posts/rdma101/<NN>-<part>/<NN>-<lesson>.md).
-
 export const lessonSchema = z
   .strictObject({
     title: plainText(120),
@@ -264,6 +263,26 @@ export const exampleSchema = z.strictObject({
   /** Show only this function of the file (with its leading comment), such as one helper of course.c. */
   function: z.string().regex(/^[a-z_][a-z0-9_]*$/, "must be the name of a C function").optional(),
 });
+
+// A chart drawn from a data file beside the page (see ./charts.ts).
+const columnName = text.max(80, "must be at most 80 characters");
+export const chartSchema = z
+  .strictObject({
+    data: z.string().regex(/^[\w.-]+\.(?:csv|json)$/, "must be the name of a .csv or .json file beside the page"),
+    type: z.enum(["line", "bar"], "must be line or bar").default("line"),
+    x: columnName,
+    y: z.union([columnName, z.array(columnName).min(1, "needs at least one column")], "must be a column name or a list of them").transform((y) => (Array.isArray(y) ? y : [y])),
+    group: columnName.optional(),
+    legend: z.record(z.string(), plainText(60), "must map each series to its label").optional(),
+    title: plainText(120),
+    alt: plainText(1500).optional(),
+    caption: text,
+    "x-label": plainText(80).optional(),
+    "y-label": plainText(80).optional(),
+  })
+  .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] });
+export type ChartSpec = z.output<typeof chartSchema>;
+
 export const transcriptSchema = z.strictObject({
   run: runId,
   /** One step of the run; every step in order when left out. */

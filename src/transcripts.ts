@@ -9,33 +9,55 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
-import { loadRun, runFile } from "./lab/runs.ts";
+import { LABS_DIR, loadRun, runFile } from "./lab/runs.ts";
 import { parseTranscript, type StepTranscript } from "./lab/transcript.ts";
+import { isLessonFile } from "./course.ts";
 import { transcriptSchema } from "./schemas.ts";
 import { contentError } from "./validation.ts";
+
+/** Fence languages that show a terminal or program output. */
+const OUTPUT_FENCES = new Set(["console", "shell-session", "output", "text"]);
+
+/**
+ * Why a lesson may not hold this fenced block, or undefined: lessons show program output only
+ * through `transcript` (output a program really printed in the lab), never written by hand.
+ */
+export function handWrittenOutput(file: string, lang: string): string | undefined {
+  if (!isLessonFile(file) || !OUTPUT_FENCES.has(lang.toLowerCase())) return undefined;
+  return `${lang}: a lesson shows program output only with the transcript directive (a run captured in the lab, posts/rdma101/labs/); commands to type go in a sh block`;
+}
 
 export const TRANSCRIPT_CAPTION =
   "Real output, captured in the course's Soft-RoCE lab (<code>npm run lab</code>). Soft-RoCE is RDMA in software: its timings are software numbers, not NIC numbers.";
 
 /** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
-export function transcriptSteps(run: string, step: string | undefined, at: string): { steps: StepTranscript[]; vms: number } {
+export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
   const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
-  if (!existsSync(runFile(run))) throw fail("run", `no lab run '${run}' (${runFile(run)})`);
-  const manifest = loadRun(run);
+  if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
+  const manifest = loadRun(run, dir);
   if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
   const captured = parseTranscript(readFileSync(manifest.transcriptFile, "utf8"), manifest.transcriptFile);
   const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
   if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
-  if (step === undefined) return { steps: captured, vms: manifest.vms };
+  const shown = { vms: manifest.vms, stepsInRun: captured.length };
+  if (step === undefined) return { steps: captured, ...shown };
   const one = captured.find((s) => s.name === step);
   if (!one) throw fail("step", `run '${run}' has no step '${step}' (it has ${captured.map((s) => s.name).join(", ")})`);
-  return { steps: [one], vms: manifest.vms };
+  return { steps: [one], ...shown };
 }
 
-export function transcriptHtml(run: string, step: string | undefined, at: string): string {
-  const { steps, vms } = transcriptSteps(run, step, at);
+/** Above each block: which process (when the run has several) and a failing exit status. */
+function labelOf(s: StepTranscript, steps: number, vms: number): string {
+  const parts = [steps > 1 ? s.name : "Lab output"];
+  if (vms > 1) parts.push(`VM ${s.vm}`);
+  if (s.status !== 0) parts.push(`exit status ${s.status}`);
+  return parts.join(" · ");
+}
+
+export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR): string {
+  const { steps, vms, stepsInRun } = transcriptSteps(run, step, at, dir);
   const blocks = steps.map((s) => {
-    const label = vms > 1 ? `${s.name} · VM ${s.vm}` : s.name;
+    const label = labelOf(s, stepsInRun, vms);
     const { html } = highlightCode(`$ ${s.run}\n${s.output.trimEnd()}`, "console");
     return codeBlockHtml({ html, label, name: `Output of ${s.run}`, lang: "console" });
   });

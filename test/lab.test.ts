@@ -4,7 +4,7 @@
 // cannot start fails every test here, naming why: it is never skipped.
 import { readdirSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES_DIR } from "../src/examples.ts";
+import { EXAMPLES_DIR, isProgram } from "../src/examples.ts";
 import { labArtefacts } from "../src/lab/artefacts.ts";
 import { describeResult, expectationProblems, transcriptProblems } from "../src/lab/runner.ts";
 import { loadRuns } from "../src/lab/runs.ts";
@@ -32,7 +32,7 @@ const details = (result: RunResult) => result.steps.map(describeResult).join("\n
 
 describe("the lab runs", () => {
   it("run every complete program of the course at least once", () => {
-    const programs = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith(".c")).map((f) => f.replace(/\.c$/, ""));
+    const programs = readdirSync(EXAMPLES_DIR).filter(isProgram).map((f) => f.replace(/\.c$/, ""));
     const run = new Set(runs.flatMap((r) => r.steps.map((s) => s.run.split(/\s+/)[0]!)));
     expect(programs.filter((p) => !run.has(p)), "programs that no posts/rdma101/labs/*.yaml runs").toEqual([]);
   });

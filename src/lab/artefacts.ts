@@ -21,5 +21,5 @@ export function labArtefacts(log: (message: string) => void = () => {}): LabArte
   const problems = labProblems();
   if (problems.length) throw new LabUnavailable(problems.join("\n"));
   const kernel = labKernel(log);
-  return { kernel: kernel.vmlinuz, initramfs: labInitramfs(kernel, log), bin: LAB_BIN, compileFailures: compilePrograms() };
+  return { kernel: kernel.image, initramfs: labInitramfs(kernel, log), bin: LAB_BIN, compileFailures: compilePrograms() };
 }

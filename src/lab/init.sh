@@ -57,10 +57,11 @@ if [ -n "$lab_io" ]; then
 		fail "cannot mount the output folder over 9p"
 fi
 
-rdma() { chroot "$HOST" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin rdma "$@"; }
-rdma link add rxe0 type rxe netdev eth0 || fail "rdma link add rxe0 failed"
-# rxe0 stays in this network namespace: a process in a new one (unshare --net) sees no RDMA device.
-rdma system set netns exclusive || fail "rdma system set netns exclusive failed"
+# One run of the host's rdma tool (loading it over 9p is what costs). netns exclusive: rxe0 stays in
+# this network namespace, so a process in a new one (unshare --net) sees no RDMA device.
+printf 'link add rxe0 type rxe netdev eth0\nsystem set netns exclusive\n' |
+	chroot "$HOST" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin rdma -b - ||
+	fail "rdma link add rxe0 (or rdma system set netns exclusive) failed"
 state=/sys/class/infiniband/rxe0/ports/1/state
 tries=0
 until grep -q ACTIVE "$state" 2>/dev/null; do
@@ -90,12 +91,16 @@ for name in /sys/class/virtio-ports/*/name; do
 done
 [ -n "$port" ] || fail "no virtio-serial port lab.ctl"
 exec 3<>"$port"
+connected=
 while :; do
-	# Reading the port gives end-of-file while the host is not connected: wait and read again.
+	# Reading the port gives end-of-file while the host is not connected: before it first says
+	# hello, wait and read again; once it has gone (its process ended), power off.
 	if ! read -r verb id <&3 && [ -z "$verb" ]; then
+		[ -n "$connected" ] && break
 		usleep 100000
 		continue
 	fi
+	connected=1
 	case "$verb" in
 	hello)
 		# The host says hello until it hears back: a line written before it connected is lost.

@@ -1,6 +1,7 @@
 // The lab VM's kernel: Debian's own, from the package that linux-image-amd64 currently depends on
 // (its -unsigned twin), fetched with `apt-get download` into the cache and unpacked, never
 // installed. Only the kernel image and the modules the VM loads are kept.
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cachedDir, inputsKey, LAB_CACHE, runTool } from "./cache.ts";
@@ -13,7 +14,8 @@ export interface KernelPackage {
 }
 
 export interface LabKernel {
-  vmlinuz: string;
+  /** What QEMU boots: the uncompressed vmlinux when it could be extracted, else the bzImage. */
+  image: string;
   /** Folder of the .ko files to load. */
   modules: string;
   /** Their file names, in load order. */
@@ -34,6 +36,23 @@ export function unsignedKernelOf(aptCacheShow: string): KernelPackage {
 export function candidateKernel(): KernelPackage {
   const shown = runTool("apt-cache", ["show", "--no-all-versions", "linux-image-amd64"]);
   return unsignedKernelOf(shown);
+}
+
+const XZ_MAGIC = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+
+/**
+ * The uncompressed kernel inside a bzImage, which QEMU boots directly (PVH entry): under TCG the
+ * kernel's own decompressor takes half the boot. False when the payload is not xz (the bzImage
+ * then serves as it is).
+ */
+export function extractVmlinux(vmlinuz: string, vmlinux: string): boolean {
+  const image = readFileSync(vmlinuz);
+  const start = image.indexOf(XZ_MAGIC);
+  if (start < 0) return false;
+  const result = spawnSync("xz", ["-dc", "--single-stream"], { input: image.subarray(start), maxBuffer: 512 << 20 });
+  if (result.status !== 0 || result.stdout.subarray(0, 4).toString("latin1") !== "\x7fELF") return false;
+  writeFileSync(vmlinux, result.stdout);
+  return true;
 }
 
 function unpackKernel(pkg: KernelPackage, into: string): void {
@@ -59,23 +78,38 @@ function unpackKernel(pkg: KernelPackage, into: string): void {
 
   mkdirSync(path.join(into, "modules"));
   for (const file of order) copyFileSync(path.join(moduleDir, file), path.join(into, "modules", path.basename(file)));
-  copyFileSync(path.join(root, "boot", `vmlinuz-${release}`), path.join(into, "vmlinuz"));
+  const vmlinuz = path.join(root, "boot", `vmlinuz-${release}`);
+  const vmlinux = path.join(into, "vmlinux");
+  if (!extractVmlinux(vmlinuz, vmlinux)) copyFileSync(vmlinuz, path.join(into, "vmlinuz"));
   writeFileSync(path.join(into, "modules.load"), order.map((f) => `${path.basename(f)}\n`).join(""));
   writeFileSync(path.join(into, "release"), release);
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The kernel and modules for the current candidate, fetched and unpacked once per version. */
+const kernelIn = (dir: string): LabKernel => ({
+  image: existsSync(path.join(dir, "vmlinux")) ? path.join(dir, "vmlinux") : path.join(dir, "vmlinuz"),
+  modules: path.join(dir, "modules"),
+  loadOrder: readFileSync(path.join(dir, "modules.load"), "utf8").split("\n").filter(Boolean),
+  release: readFileSync(path.join(dir, "release"), "utf8"),
+});
+
+/**
+ * The kernel and modules for the current candidate, fetched and unpacked once per version. When
+ * apt cannot name a candidate (no package lists), the kernel already in the cache will do.
+ */
 export function labKernel(log: (message: string) => void): LabKernel {
-  const pkg = candidateKernel();
-  const dir = cachedDir(path.join(LAB_CACHE, "kernel"), inputsKey(pkg.name, pkg.version, LAB_MODULES.join(",")), (into) => {
+  const dir = path.join(LAB_CACHE, "kernel");
+  let pkg: KernelPackage;
+  try {
+    pkg = candidateKernel();
+  } catch (error) {
+    if (!existsSync(path.join(dir, "release"))) throw error;
+    log(`${(error as Error).message}; using the kernel already in the cache`);
+    return kernelIn(dir);
+  }
+  cachedDir(dir, inputsKey(pkg.name, pkg.version, LAB_MODULES.join(","), "vmlinux"), (into) => {
     log(`fetching and unpacking ${pkg.name} ${pkg.version} (once per kernel version)`);
     unpackKernel(pkg, into);
   });
-  return {
-    vmlinuz: path.join(dir, "vmlinuz"),
-    modules: path.join(dir, "modules"),
-    loadOrder: readFileSync(path.join(dir, "modules.load"), "utf8").split("\n").filter(Boolean),
-    release: readFileSync(path.join(dir, "release"), "utf8"),
-  };
+  return kernelIn(dir);
 }

@@ -15,6 +15,7 @@ export const LAB_MODULES = [
   "crc32_generic", // rxe's ICRC
   "ib_uverbs", // /dev/infiniband/uverbs*: what libibverbs opens
   "rdma_rxe", // Soft-RoCE
+  "rdma_ucm", // /dev/infiniband/rdma_cm: what librdmacm opens (lesson 2.14)
 ] as const;
 
 /** modules.dep: `path/name.ko: dep.ko dep.ko`, one module a line, paths relative to its folder. */

@@ -1,7 +1,7 @@
 // What legitimately differs between two runs of the same program in the lab, replaced by
 // placeholders so that a stored transcript can be compared with a fresh run: addresses and other
-// hexadecimal values (keys, QPNs, PSNs), GIDs, MACs and IP addresses, timings, rates and other
-// measured fractions, PIDs, and the spacing that lines numbers up in columns. The constant parts
+// hexadecimal values (keys, QPNs, PSNs), GIDs, MACs, IP addresses and ephemeral ports, timings,
+// rates and other measured fractions, PIDs, and the spacing that lines numbers up in columns. The constant parts
 // of an output (hexadecimal constants included) are for a run's `expect` patterns to check.
 
 const RULES: [RegExp, string][] = [
@@ -13,6 +13,8 @@ const RULES: [RegExp, string][] = [
   // GIDs and other IPv6 addresses, full or compressed, IPv4-mapped too; GUIDs (xxxx:xxxx:xxxx:xxxx).
   [/(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{1,4})?(?![\w:])/gi, "<gid>"],
   [/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, "<ip>"],
+  // Ephemeral ports after an address (tcpdump writes 169.254.101.2.49152): fixed ports such as 4791 stay.
+  [/(<ip>[.:])(?:3[2-9]\d{3}|[4-6]\d{4})\b/g, "$1<port>"],
   [/\b0x[0-9a-f]+\b/gi, "0x<hex>"],
   // Keys, queue pair numbers, PSNs and PIDs written in decimal.
   [/\b(lkey|rkey|key|qpn|qp|psn|pid)(\s*[=:]?\s*)\d+\b/gi, "$1$2<n>"],

@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildCommand, compileArgs, EXAMPLES_DIR } from "../examples.ts";
+import { compileArgs, EXAMPLES_DIR, HELPERS, isProgram } from "../examples.ts";
 import { inputsKey, LAB_CACHE, runTool } from "./cache.ts";
 
 export const LAB_BIN = path.join(LAB_CACHE, "bin");
@@ -18,7 +18,9 @@ export interface CompileFailure {
 export function compilePrograms(): CompileFailure[] {
   mkdirSync(LAB_BIN, { recursive: true });
   const compiler = runTool("gcc", ["--version"]);
-  const sources = readdirSync(EXAMPLES_DIR).filter((f) => buildCommand(f)).sort();
+  const sources = readdirSync(EXAMPLES_DIR).filter(isProgram).sort();
+  // Every program may be built with the helpers: a change to them rebuilds it.
+  const helpers = [HELPERS, HELPERS.replace(/\.c$/, ".h")].map((f) => readFileSync(path.join(EXAMPLES_DIR, f)));
   const failures: CompileFailure[] = [];
   // A program whose source is gone is gone from PATH too.
   const names = new Set(sources.map((s) => s.replace(/\.c$/, "")));
@@ -30,9 +32,7 @@ export function compilePrograms(): CompileFailure[] {
     const binary = path.join(LAB_BIN, source.replace(/\.c$/, ""));
     const stamp = path.join(LAB_BIN, `.${path.basename(binary)}.inputs`);
     const args = compileArgs(file, binary);
-    // The shared helpers are inputs too: a change to course.c or course.h rebuilds every program.
-    const helpers = args.filter((a) => a.endsWith(".c") && a !== file).flatMap((c) => [c, c.replace(/\.c$/, ".h")]);
-    const key = inputsKey(readFileSync(file), ...helpers.filter(existsSync).map((h) => readFileSync(h)), compiler, args.join(" "));
+    const key = inputsKey(readFileSync(file), ...helpers, compiler, args.join(" "));
     if (existsSync(binary) && existsSync(stamp) && readFileSync(stamp, "utf8") === key) continue;
     rmSync(stamp, { force: true });
     const result = spawnSync("gcc", args, { encoding: "utf8" });

@@ -10,6 +10,8 @@ export const LAB_PACKAGES = [
   { pkg: "qemu-system-x86", file: QEMU },
   { pkg: "busybox-static", file: BUSYBOX }, // the VM's init; the initramfs has no libc
   { pkg: "cpio", file: "/usr/bin/cpio" },
+  { pkg: "xz-utils", file: "/usr/bin/xz" }, // unpacks the kernel image, so the VM need not
+
   { pkg: "libibverbs-dev", file: "/usr/include/infiniband/verbs.h" },
   { pkg: "librdmacm-dev", file: "/usr/include/rdma/rdma_cma.h" },
   { pkg: "ibverbs-providers", file: "/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so" },
@@ -24,10 +26,10 @@ export const LAB_PACKAGES = [
 ] as const;
 
 /** Why the lab cannot run here, or an empty list. */
-export function labProblems(platform: string = process.platform, arch: string = process.arch): string[] {
+export function labProblems(platform: string = process.platform, arch: string = process.arch, exists = existsSync): string[] {
   if (platform !== "linux") return [`the lab runs on Linux only (this is ${platform}): it shares the host's root and programs with a Linux VM`];
   if (arch !== "x64") return [`the lab needs an x86-64 Linux host (this is ${arch}): it boots Debian's amd64 kernel`];
-  const missing = LAB_PACKAGES.filter((p) => !existsSync(p.file));
+  const missing = LAB_PACKAGES.filter((p) => !exists(p.file));
   if (missing.length === 0) return [];
   return [
     `the lab needs Debian packages that are missing: ${missing.map((p) => p.pkg).join(" ")}`,

@@ -35,7 +35,7 @@ async function waitFor(s: Started, done: () => boolean): Promise<boolean> {
   return true;
 }
 
-export async function runSteps(run: LabRunFile, vms: LabVm[]): Promise<StepResult[]> {
+export async function runSteps(run: LabRunFile, vms: Pick<LabVm, "run">[]): Promise<StepResult[]> {
   const started: Started[] = [];
   let vmFailure: unknown;
   for (const spec of run.steps) {

@@ -5,7 +5,7 @@
 // The console goes to a log file, never into a step's output.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -61,6 +61,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
     "quiet",
     "loglevel=1",
     "panic=-1",
+    "mitigations=off", // the VM runs only the course's programs
     setting("lab_mode", console.kind === "terminal" ? "shell" : "agent"),
     setting("lab_ip", `${vmAddress(vm.index)}/${PREFIX_LENGTH}`),
     setting("lab_cwd", vm.cwd),
@@ -68,7 +69,8 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
   ];
   const args = [
     "-machine", "pc,accel=tcg",
-    "-cpu", "max",
+    // The plainest CPU model: nothing to emulate that the lab does not use.
+    "-cpu", "qemu64",
     "-smp", String(vm.cpus ?? 1),
     "-m", "1024",
     "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
@@ -121,6 +123,24 @@ const BOOT_TIMEOUT_MS = 180_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Output folders left by a process that ended without stopping its VMs (lab-<pid>-vm<n>-…). */
+function removeOrphans(ioRoot: string): void {
+  if (!existsSync(ioRoot)) return;
+  for (const name of readdirSync(ioRoot)) {
+    const pid = Number(name.match(/^lab-(\d+)-/)?.[1]);
+    if (!pid || !alive(pid)) rmSync(path.join(ioRoot, name), { recursive: true, force: true });
+  }
+}
+
 /** A VM in agent mode: boot it, run command lines in it, stop it. */
 export class LabVm {
   private readonly qemu: ChildProcess;
@@ -163,8 +183,9 @@ export class LabVm {
     // The control socket's path must be short (sun_path), so it lives in the temporary folder; the
     // output folder must be a path the VM can mount over inside the host's root, so not under /tmp
     // (a tmpfs there).
-    const dir = mkdtempSync(path.join(tmpdir(), `lab-vm${config.index}-`));
+    const dir = mkdtempSync(path.join(tmpdir(), `lab-${process.pid}-vm${config.index}-`));
     const io = path.join(LAB_CACHE, "io", path.basename(dir));
+    removeOrphans(path.dirname(io));
     mkdirSync(io, { recursive: true });
     return new LabVm(config, dir, io);
   }

@@ -14,6 +14,7 @@ afterAll(() => rm(copy, { recursive: true, force: true }));
 const FIRST_LESSON = "posts/rdma101/01-getting-started/01-why-rdma.md";
 const SECOND_LESSON = "posts/rdma101/01-getting-started/02-landscape.md";
 const A_POST = "posts/blog/mooncake-kvcache-centric-serving.md";
+const BAD_CSV = "posts/blog/bad.csv";
 
 type Edit = { file: string; change: (source: string) => string } | { file: string; create: string };
 
@@ -62,6 +63,11 @@ const cases: [string, Edit[], string | RegExp][] = [
   ["lesson: an unknown prerequisite", [{ file: SECOND_LESSON, change: frontMatter((fm) => `${fm.replace(/^prerequisites: .*$/m, "")}\nprerequisites: [getting-started/no-such-lesson]`) }], `${SECOND_LESSON}: prerequisites[0]: no lesson 'getting-started/no-such-lesson'`],
   ["lesson: a missing figure", [{ file: FIRST_LESSON, change: appendBody("```figure\nfile: no-such.svg\nalt: Alt.\ncaption: Caption.\n```") }], new RegExp(`${FIRST_LESSON}:\\d+: figure no-such.svg: no such file`)],
   ["lesson: a directive field misspelt", [{ file: FIRST_LESSON, change: appendBody("```example\nfile: list_devices.c\nfiel: x\n```") }], new RegExp(`${FIRST_LESSON}:\\d+: example.fiel: unknown field`)],
+  ["chart: a missing data file", [{ file: A_POST, change: appendBody("```chart\ndata: no-such.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], new RegExp(`${A_POST}:\\d+: chart.data: no such file beside the page \\(posts/blog/no-such.csv\\)`)],
+  ["chart: a missing column", [{ file: BAD_CSV, create: "a,b\n1,2\n" }, { file: A_POST, change: appendBody("```chart\ndata: bad.csv\nx: a\ny: c\ntitle: T\ncaption: C.\n```") }], new RegExp(`${A_POST}:\\d+: chart.y: no column 'c' in bad.csv \\(its columns: a, b\\)`)],
+  ["chart: a value that is not a number", [{ file: BAD_CSV, create: "a,b\n1,2\n2,n/a\n" }, { file: A_POST, change: appendBody("```chart\ndata: bad.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], `${BAD_CSV}: line 3, b: must be a number (found "n/a")`],
+  ["chart: an empty data file", [{ file: BAD_CSV, create: "\n" }, { file: A_POST, change: appendBody("```chart\ndata: bad.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], `${BAD_CSV}: (file): is empty`],
+  ["chart: a ragged row", [{ file: BAD_CSV, create: "a,b\n1,2\n3\n" }, { file: A_POST, change: appendBody("```chart\ndata: bad.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], `${BAD_CSV}: line 3: has 1 fields, the header has 2`],
   ["glossary: a term pointing at no lesson", [{ file: "_data/glossary.yaml", change: (s) => s.replace(/lesson: [a-z-]+\/[a-z-]+/, "lesson: getting-started/nowhere") }], "_data/glossary.yaml: [0].lesson: no lesson 'getting-started/nowhere'"],
 ];
 

@@ -27,7 +27,9 @@ beforeAll(async () => {
   }
   await fixturePost("series-b", "title: Series B\ndate: 2020-02-02\ndescription: Second part.\nseries: Fixture series\npart: 2", "## One\n\n## Two\n\n## Three\n\n```c\nint main(void) { return 0; }\n```\n\nInline $a^2 + b^2$.\n");
   await sharp({ create: { width: 1200, height: 600, channels: 3, background: { r: 40, g: 90, b: 160 } } }).png().toFile(path.join(root, "posts/blog/photo.png"));
-  await fixturePost("series-a", "title: Series A\ndate: 2020-02-01\ndescription: First part.\nseries: Fixture series\npart: 1", "## Only one heading\n\n![A blue rectangle](photo.png)\n\n![](photo.png \"decorative\")\n");
+  await writeFile(path.join(root, "posts/blog/fixture-throughput.csv"), "threads,read,write\n8,20,16\n1,2.5,2\n");
+  const chart = "```chart\ndata: fixture-throughput.csv\nx: threads\ny: [read, write]\ntitle: Fixture throughput\ncaption: Reads and writes by thread count.\n```\n";
+  await fixturePost("series-a", "title: Series A\ndate: 2020-02-01\ndescription: First part.\nseries: Fixture series\npart: 1", `## Only one heading\n\n![A blue rectangle](photo.png)\n\n![](photo.png "decorative")\n\n${chart}`);
   await fixturePost("secret-draft", "title: Secret draft\ndate: 2020-03-01\ndescription: Never published.\ntags: [draftonly]\ndraft: true");
   out = path.join(root, "_site");
   const result = await build({ cwd: root, outDir: out });
@@ -104,6 +106,25 @@ describe("blog engine (fixture build)", () => {
       for (const candidate of source.getAttribute("srcset")!.split(", ")) expect(existsSync(path.join(out, candidate.split(" ")[0]!))).toBe(true);
     }
     expect(existsSync(path.join(out, img.getAttribute("src")!))).toBe(true);
+  });
+
+  it("draws a chart from its data file: a numbered figure, a named drawing, the numbers as a table, a copy for feeds", () => {
+    const figure = page("posts/series-a").querySelector(".post-body figure.figure")!;
+    expect(text(figure.querySelector("figcaption"))).toBe("Figure 1. Reads and writes by thread count.");
+    const svg = figure.querySelector("svg")!;
+    expect(svg.getAttribute("role")).toBe("img");
+    // No alt in the directive: the text alternative is derived from the data.
+    expect(svg.getAttribute("aria-label")).toBe("Line chart: Fixture throughput. read, write by threads. read: 2.5 at 1, 20 at 8; write: 2 at 1, 16 at 8.");
+    expect(svg.querySelectorAll("polyline")).toHaveLength(2);
+    const table = figure.nextElementSibling!;
+    expect(table.matches("details.chart-data")).toBe(true);
+    const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map(text));
+    expect(rows).toEqual([
+      ["1", "2.5", "2"],
+      ["8", "20", "16"],
+    ]);
+    const copy = readFileSync(path.join(out, svg.getAttribute("data-file")!), "utf8");
+    expect(copy).toMatch(/^<\?xml[^>]*>\n<svg width="720" height="\d+" xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   });
 
   it("shows drafts on `npm start`, and an edit to one post reaches every page that shows it", async () => {

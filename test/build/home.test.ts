@@ -57,7 +57,7 @@ describe("homepage", () => {
     expect(items.map((li) => text(li.querySelector(".pub-title")))).toEqual([
       "TENT: A Declarative Slice Spraying Engine for Performant and Resilient Data Movement in Disaggregated LLM Serving",
       "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving",
-      "Mooncake: Trading More Storage for Less Computation—a KVCache-centric Architecture for Serving LLM Chatbot",
+      "Mooncake: Trading More Storage for Less Computation — A KVCache-centric Architecture for Serving LLM Chatbot",
       "Scaling Up Memory Disaggregated Applications with Smart",
       "libcrpm: Improving the Checkpoint Performance of NVM",
     ]);

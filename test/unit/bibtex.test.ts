@@ -19,7 +19,7 @@ describe("parsePublications", () => {
 
   it("turns TeX into text: braces, dashes and page ranges", () => {
     const fast = real().find((p) => p.key === "qin2025mooncake")!;
-    expect(fast.title).toBe("Mooncake: Trading More Storage for Less Computation—a KVCache-centric Architecture for Serving LLM Chatbot");
+    expect(fast.title).toBe("Mooncake: Trading More Storage for Less Computation — A KVCache-centric Architecture for Serving LLM Chatbot");
     expect(fast.pages).toBe("155–170");
     expect(fast.award).toBe("Best Paper award");
   });

@@ -90,6 +90,17 @@ struct ibv_context *open_device(const char *name)
 	return ctx;
 }
 
+struct ibv_pd *open_pd_from_args(int argc, char *argv[], struct options *o, int *gid_index)
+{
+	parse_options(argc, argv, o);
+	struct ibv_context *ctx = open_device(o->device);
+	*gid_index = choose_gid(ctx, COURSE_IB_PORT, o->gid_index);
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	if (!pd)
+		die("ibv_alloc_pd");
+	return pd;
+}
+
 const char *device_name(struct ibv_context *ctx)
 {
 	const char *n = ibv_get_device_name(ctx->device);
@@ -97,7 +108,7 @@ const char *device_name(struct ibv_context *ctx)
 	return n ? n : "(unnamed)";
 }
 
-void teardown(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	      struct ibv_pd *pd, struct ibv_context *ctx)
 {
 	int rc;
@@ -308,8 +319,10 @@ int tcp_connect(const char *host, int port)
 		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 			int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
 
-			if (fd < 0)
+			if (fd < 0) {
+				err = errno;
 				continue;
+			}
 			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
 				freeaddrinfo(res);
 				return fd;
@@ -461,6 +474,18 @@ int connect_qp(struct ibv_qp *qp, uint8_t port, int gid_index, const struct ibv_
 	qp_to_rts(qp, mine, peer);
 	tcp_barrier(sock); /* both QPs are in RTS: either side may start */
 	return sock;
+}
+
+void post_send_or_die(struct ibv_qp *qp, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad = NULL;
+	int rc = ibv_post_send(qp, wr, &bad); /* returns an errno value */
+
+	if (rc) {
+		fprintf(stderr, "ibv_post_send refused wr_id %" PRIu64 ": %s\n",
+			bad ? bad->wr_id : UINT64_MAX, strerror(rc));
+		exit(1);
+	}
 }
 
 const char *wc_status_name(enum ibv_wc_status status)

@@ -35,6 +35,13 @@ struct options {
 void parse_options(int argc, char *argv[], struct options *o);
 
 /*
+ * How most programs start: parse the command line, open the device it names,
+ * choose the GID index (choose_gid() below) and allocate a protection domain.
+ * The device context is pd->context.
+ */
+struct ibv_pd *open_pd_from_args(int argc, char *argv[], struct options *o, int *gid_index);
+
+/*
  * Open the device called name, or the first device if name is NULL. With no
  * device it prints "no RDMA device found (...)" and exits with status 1.
  * It also makes stdout line-buffered, so that output stays in order with
@@ -49,7 +56,7 @@ const char *device_name(struct ibv_context *ctx);
  * the MR, the PD, then the device. Any argument may be NULL. Free the
  * registered buffer only after this returns.
  */
-void teardown(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
+void release_all(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr,
 	      struct ibv_pd *pd, struct ibv_context *ctx);
 
 /* A zeroed, page-aligned buffer of len bytes (rounded up to whole pages). */
@@ -109,6 +116,9 @@ void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 	       const struct conn_info *mine, const struct conn_info *peer);
 void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 	       const struct conn_info *peer);
+
+/* Post a list of send requests; if one is refused, name its wr_id and exit. */
+void post_send_or_die(struct ibv_qp *qp, struct ibv_send_wr *wr);
 
 /* "IBV_WC_REM_ACCESS_ERR" and so on: the enum's own name for a status. */
 const char *wc_status_name(enum ibv_wc_status status);

@@ -61,15 +61,6 @@ static int drain(struct ibv_cq *cq)
 	return total;
 }
 
-static void post_send(struct ibv_qp *qp, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int rc = ibv_post_send(qp, wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
-}
-
 int main(int argc, char *argv[])
 {
 	struct options o;
@@ -125,7 +116,7 @@ int main(int argc, char *argv[])
 	struct ibv_sge ssge = { .addr = (uintptr_t)buf, .length = sizeof(MSG), .lkey = mr->lkey };
 	struct ibv_send_wr swr = { .wr_id = 2, .sg_list = &ssge, .num_sge = 1,
 				   .opcode = IBV_WR_SEND }; /* not signalled */
-	post_send(qp, &swr);
+	post_send_or_die(qp, &swr);
 	printf("posted a receive (wr_id 1) and an unsignalled SEND (wr_id 2)\n");
 
 	/* Sleep until the channel has an event, at most five seconds. */
@@ -159,7 +150,7 @@ int main(int argc, char *argv[])
 			.wr.rdma = { .remote_addr = self.addr + 1024, .rkey = self.rkey },
 			.next = i < 3 ? &w[i + 1] : NULL,
 		};
-	post_send(qp, w);
+	post_send_or_die(qp, w);
 	printf("posted 4 RDMA WRITEs (wr_id 10-13), only wr_id 13 signalled\n");
 	struct ibv_wc wc;
 	if (wait_completion(cq, &wc))
@@ -169,11 +160,11 @@ int main(int argc, char *argv[])
 
 	/* Every event taken with ibv_get_cq_event() was acknowledged, so the
 	 * CQ can be destroyed; the channel goes after the CQ that uses it. */
-	teardown(qp, cq, mr, pd, NULL);
+	release_all(qp, cq, mr, pd, NULL);
 	free(buf);
 	if ((rc = ibv_destroy_comp_channel(channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
-	teardown(NULL, NULL, NULL, NULL, ctx);
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	printf("released everything\n");
 	return 0;
 }

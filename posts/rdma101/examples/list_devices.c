@@ -8,7 +8,7 @@
  * On a machine without an RDMA device (no NIC and no Soft-RoCE) it prints
  * "no RDMA device found" to stderr and exits with status 1.
  *
- * Build: gcc -std=c11 -Wall -Wextra -O2 -o list_devices list_devices.c -libverbs
+ * Build: gcc -std=c11 -Wall -Wextra -O2 list_devices.c -o list_devices -libverbs
  * Run:   ./list_devices        (no arguments)
  */
 #include <errno.h>
@@ -132,6 +132,9 @@ static int describe_device(struct ibv_device *dev)
 		return -1;
 	}
 
+	/* The context itself says how many completion vectors (interrupts) there are. */
+	printf("  comp. vectors   %d\n", ctx->num_comp_vectors);
+
 	struct ibv_device_attr attr;
 	int rc = ibv_query_device(ctx, &attr); /* returns an errno value */
 	if (rc) {
@@ -159,8 +162,9 @@ int main(void)
 	int num = 0;
 
 	/*
-	 * NULL means the library could not even look (ENOSYS: the kernel has no
-	 * RDMA support). A list with zero entries means it looked and found none.
+	 * NULL means the library could not even look (ENOSYS: the kernel's verbs
+	 * interface is missing, usually because ib_uverbs is not loaded). A list
+	 * with zero entries means it looked and found none.
 	 */
 	struct ibv_device **list = ibv_get_device_list(&num);
 	if (!list) {

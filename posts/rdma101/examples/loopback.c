@@ -6,8 +6,8 @@
  *   an RDMA WRITE copies region A into region B;
  *   an RDMA READ copies region B into region C.
  * Each step waits for its completions and prints what the target memory now
- * holds. Last, it posts one more WRITE than the send queue can hold, in a
- * single call, to show that a full queue refuses a post instead of waiting.
+ * holds. Last, it posts far more WRITEs than the send queue was granted, in
+ * a single call, to show that a full queue refuses a post instead of waiting.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 loopback.c course.c -o loopback -libverbs
  * Run:   ./loopback [-d device] [-g gid_index]
@@ -32,15 +32,6 @@ static struct ibv_sge sge_at(struct ibv_mr *mr, size_t offset, uint32_t len)
 				 .lkey = mr->lkey };
 }
 
-static void post(struct ibv_qp *qp, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int rc = ibv_post_send(qp, wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
-}
-
 /* Wait for one completion on cq; stop the program if it failed. */
 static void expect(struct ibv_cq *cq, const char *what)
 {
@@ -54,14 +45,10 @@ static void expect(struct ibv_cq *cq, const char *what)
 int main(int argc, char *argv[])
 {
 	struct options o;
-	int rc;
+	int gid_index, rc;
+	struct ibv_pd *pd = open_pd_from_args(argc, argv, &o, &gid_index);
+	struct ibv_context *ctx = pd->context;
 
-	parse_options(argc, argv, &o);
-	struct ibv_context *ctx = open_device(o.device);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
-	struct ibv_pd *pd = ibv_alloc_pd(ctx);
-	if (!pd)
-		die("ibv_alloc_pd");
 	char *buf = alloc_buffer(4 * REGION);
 	/* The QP reads and writes this buffer as its own peer: all rights. */
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, 4 * REGION, IBV_ACCESS_LOCAL_WRITE |
@@ -98,7 +85,7 @@ int main(int argc, char *argv[])
 	strcpy(buf + A, "hello, queue pair");
 	struct ibv_sge s = sge_at(mr, A, (uint32_t)strlen(buf + A) + 1);
 	struct ibv_send_wr wr = { .wr_id = 2, .sg_list = &s, .num_sge = 1, .opcode = IBV_WR_SEND };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "SEND");
 	expect(recv_cq, "RECV");
 	printf("region D now holds \"%s\"\n", buf + D);
@@ -109,7 +96,7 @@ int main(int argc, char *argv[])
 	wr = (struct ibv_send_wr){ .wr_id = 3, .sg_list = &s, .num_sge = 1,
 				   .opcode = IBV_WR_RDMA_WRITE,
 				   .wr.rdma = { .remote_addr = self.addr + B, .rkey = self.rkey } };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "RDMA WRITE");
 	printf("region B now holds \"%s\"\n", buf + B);
 
@@ -118,14 +105,14 @@ int main(int argc, char *argv[])
 	wr = (struct ibv_send_wr){ .wr_id = 4, .sg_list = &s, .num_sge = 1,
 				   .opcode = IBV_WR_RDMA_READ,
 				   .wr.rdma = { .remote_addr = self.addr + B, .rkey = self.rkey } };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 	expect(send_cq, "RDMA READ");
 	printf("region C now holds \"%s\"\n", buf + C);
 
-	/* One more WRITE than the send queue holds, in one call: the last is refused. */
-	uint32_t n = init.cap.max_send_wr + 1;
+	/* Four times the granted depth in one call: the queue fills, and then refuses. */
+	uint32_t n = 4 * init.cap.max_send_wr;
 	if (n > MAX_CHAIN) {
-		fprintf(stderr, "send queue deeper than %d\n", MAX_CHAIN - 1);
+		fprintf(stderr, "send queue deeper than %d\n", MAX_CHAIN / 4);
 		return 1;
 	}
 	static struct ibv_send_wr chain[MAX_CHAIN];
@@ -139,7 +126,7 @@ int main(int argc, char *argv[])
 	struct ibv_send_wr *bad = NULL;
 	rc = ibv_post_send(qp, chain, &bad);
 	if (rc == 0 || !bad) {
-		fprintf(stderr, "%" PRIu32 " WRITEs fit in a queue of %" PRIu32 "\n", n, n - 1);
+		fprintf(stderr, "all %" PRIu32 " WRITEs fit in the send queue\n", n);
 		return 1;
 	}
 	uint64_t accepted = bad->wr_id - 100;
@@ -153,8 +140,8 @@ int main(int argc, char *argv[])
 	}
 	printf("  all %" PRIu64 " queued WRITEs completed\n", accepted);
 
-	teardown(qp, send_cq, NULL, NULL, NULL);
-	teardown(NULL, recv_cq, mr, pd, ctx);
+	release_all(qp, send_cq, NULL, NULL, NULL);
+	release_all(NULL, recv_cq, mr, pd, ctx);
 	free(buf);
 	printf("released everything\n");
 	return 0;

@@ -95,9 +95,9 @@ int main(int argc, char *argv[])
 	printf("RC QP with %d send WRs: refused (%s)\n", da.max_qp_wr + 1, strerror(errno));
 
 	int failed = !qps[0] || !qps[1] || !qps[2];
-	teardown(qps[2], NULL, NULL, NULL, NULL);
-	teardown(qps[1], NULL, NULL, NULL, NULL);
-	teardown(qps[0], cq, NULL, pd, ctx);
+	release_all(qps[2], NULL, NULL, NULL, NULL);
+	release_all(qps[1], NULL, NULL, NULL, NULL);
+	release_all(qps[0], cq, NULL, pd, ctx);
 	printf("destroyed the QPs, the CQ and the PD; closed the device\n");
 	return failed;
 }

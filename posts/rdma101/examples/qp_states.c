@@ -135,7 +135,7 @@ int main(int argc, char *argv[])
 	move_to(qp, IBV_QPS_ERR, "RTS -> ERR:");
 	move_to(qp, IBV_QPS_RESET, "ERR -> RESET:");
 
-	teardown(qp, cq, NULL, pd, ctx);
+	release_all(qp, cq, NULL, pd, ctx);
 	printf("released the QP, the CQ, the PD and the device\n");
 	return 0;
 }

@@ -28,14 +28,10 @@
 int main(int argc, char *argv[])
 {
 	struct options o;
-	int rc;
+	int gid_index, rc;
+	struct ibv_pd *pd = open_pd_from_args(argc, argv, &o, &gid_index);
+	struct ibv_context *ctx = pd->context;
 
-	parse_options(argc, argv, &o);
-	struct ibv_context *ctx = open_device(o.device);
-	int gid_index = choose_gid(ctx, COURSE_IB_PORT, o.gid_index);
-	struct ibv_pd *pd = ibv_alloc_pd(ctx);
-	if (!pd)
-		die("ibv_alloc_pd");
 	char *buf = alloc_buffer(BUF_SIZE);
 	/* The client READs the server's buffer: remote read on both, harmlessly. */
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, BUF_SIZE,
@@ -79,9 +75,8 @@ int main(int argc, char *argv[])
 			.wr_id = 2, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_READ,
 			.send_flags = IBV_SEND_SIGNALED,
 			.wr.rdma = { .remote_addr = peer.addr, .rkey = peer.rkey },
-		}, *bad;
-		if ((rc = ibv_post_send(qp, &wr, &bad)))
-			die_rc("ibv_post_send", rc);
+		};
+		post_send_or_die(qp, &wr);
 		if (wait_completion(cq, &wc))
 			return 1;
 		printf("RDMA READ from the server: \"%s\"\n", buf);
@@ -90,8 +85,7 @@ int main(int argc, char *argv[])
 		sge.length = sizeof(MESSAGE);
 		wr = (struct ibv_send_wr){ .wr_id = 3, .sg_list = &sge, .num_sge = 1,
 					   .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
-		if ((rc = ibv_post_send(qp, &wr, &bad)))
-			die_rc("ibv_post_send", rc);
+		post_send_or_die(qp, &wr);
 		if (wait_completion(cq, &wc))
 			return 1;
 		printf("SEND completed\n");
@@ -103,7 +97,7 @@ int main(int argc, char *argv[])
 	tcp_barrier(sock); /* neither side tears down while the other still works */
 	close(sock);
 
-	teardown(qp, cq, mr, pd, ctx);
+	release_all(qp, cq, mr, pd, ctx);
 	free(buf);
 	printf("done\n");
 	return 0;

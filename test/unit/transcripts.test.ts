@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
+import { formatTranscript } from "../../src/lab/transcript.ts";
+import { createMarkdown } from "../../src/markdown.ts";
+import { TRANSCRIPT_CAPTION, transcriptHtml } from "../../src/transcripts.ts";
+
+const md = createMarkdown();
+const root = mkdtempSync(path.join(tmpdir(), "transcripts-"));
+/** A page on disk (front matter included) at `relative` under a temporary folder. */
+function page(relative: string, body: string): { page: { inputPath: string } } {
+  const inputPath = path.join(root, relative);
+  mkdirSync(path.dirname(inputPath), { recursive: true });
+  writeFileSync(inputPath, `---\ntitle: T\n---\n${body}`);
+  return { page: { inputPath } };
+}
+const renderError = (relative: string, body: string): string => {
+  try {
+    md.render(body, page(relative, body));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("expected the render to fail");
+};
+const at = (relative: string, line: number) => `${path.relative(process.cwd(), path.join(root, relative))}:${line}`;
+const text = (html: string) => html.replace(/<[^>]+>/g, "").replaceAll("&#39;", "'").replaceAll("&quot;", '"').replaceAll("&gt;", ">").replaceAll("&lt;", "<").replaceAll("&amp;", "&");
+
+describe("the transcript directive", () => {
+  it("shows every step of every captured run as `$ command` then its output, with the lab caption", () => {
+    for (const run of loadRuns(runIds())) {
+      const html = transcriptHtml(run.id, undefined, "page.md:1");
+      expect(html).toMatch(/^<figure class="transcript">/);
+      expect(html).toContain(`<figcaption class="code-caption">${TRANSCRIPT_CAPTION}</figcaption>`);
+      expect(html.match(/<pre tabindex="0"/g)).toHaveLength(run.steps.length);
+      let from = 0;
+      for (const step of run.steps) {
+        const found = text(html).indexOf(`$ ${step.run}\n`, from);
+        expect(found, `${run.id}: $ ${step.run}`).toBeGreaterThanOrEqual(from);
+        from = found;
+      }
+    }
+  });
+
+  it("renders from a fenced block in Markdown, one step when asked", () => {
+    // The capstone has a server and a client at least.
+    const run = loadRuns(runIds()).find((r) => r.steps.length > 1);
+    expect(run, "a run with several steps").toBeDefined();
+    const last = run!.steps.at(-1)!;
+    const body = `Intro.\n\n\`\`\`transcript\nrun: ${run!.id}\nstep: ${last.name}\n\`\`\`\n`;
+    const html = md.render(body, page("post.md", body));
+    expect(html.match(/<pre tabindex="0"/g)).toHaveLength(1);
+    expect(text(html)).toContain(`$ ${last.run}\n`);
+  });
+
+  it("stops the build naming the page's line for a missing run, step, transcript or a stale one", () => {
+    const [someRun] = runIds();
+    expect(renderError("a.md", "```transcript\nrun: no-such-run\n```\n")).toBe(`${at("a.md", 4)}: transcript.run: no lab run 'no-such-run' (posts/rdma101/labs/no-such-run.yaml)`);
+    expect(renderError("a.md", `\`\`\`transcript\nrun: ${someRun}\nstep: no-such-step\n\`\`\`\n`)).toMatch(new RegExp(`^${at("a.md", 4)}: transcript.step: run '${someRun}' has no step 'no-such-step' \\(it has `));
+    expect(renderError("a.md", "```transcript\nrun: x\ncolour: red\n```\n")).toBe(`${at("a.md", 4)}: transcript.colour: unknown field`);
+
+    const labs = mkdtempSync(path.join(tmpdir(), "labs-"));
+    const [lesson] = lessonRefs();
+    writeFileSync(path.join(labs, "demo.yaml"), `title: Demo\nlesson: ${lesson}\nsteps:\n  - name: a\n    run: echo a\n  - name: b\n    run: echo b\n`);
+    expect(() => transcriptHtml("demo", undefined, "p.md:9", labs)).toThrow("p.md:9: transcript.run: 'demo' has no transcript yet: run npm run lab:capture demo");
+    writeFileSync(path.join(labs, "demo.out"), formatTranscript("demo", "demo.yaml", [{ name: "a", vm: 1, run: "echo a", status: 0, output: "a\n" }]));
+    expect(() => transcriptHtml("demo", undefined, "p.md:9", labs)).toThrow(`p.md:9: transcript.run: ${labs}/demo.out no longer matches ${labs}/demo.yaml`);
+  });
+});
+
+describe("program output in lessons", () => {
+  const lesson = "posts/rdma101/01-part/02-lesson.md";
+
+  it("is refused as a hand-written console, output or text block, naming the file and line", () => {
+    for (const lang of ["console", "output", "text", "shell-session"]) {
+      expect(renderError(lesson, `Intro.\n\n\`\`\`${lang}\n$ ./list_devices\n1 RDMA device found\n\`\`\`\n`)).toBe(
+        `${at(lesson, 6)}: ${lang}: a lesson shows program output only with the transcript directive (a run captured in the lab, posts/rdma101/labs/); commands to type go in a sh block`,
+      );
+    }
+  });
+
+  it("is allowed elsewhere, and commands stay allowed in lessons", () => {
+    const post = "posts/blog/a-post.md";
+    expect(md.render("```text\nsome output\n```\n", page(post, "```text\nsome output\n```\n"))).toContain("some output");
+    expect(md.render("```sh\n./list_devices\n```\n", page(lesson, "```sh\n./list_devices\n```\n"))).toContain("list_devices");
+  });
+});
