@@ -110,15 +110,12 @@ static void pump(struct flow *f)
 		m->last = seq + 1 == f->total;
 		struct ibv_sge sge = { .addr = (uintptr_t)m, .length = MSG, .lkey = f->mr->lkey };
 		struct ibv_send_wr wr = { .wr_id = f->sent, .sg_list = &sge, .num_sge = 1,
-					  .opcode = IBV_WR_SEND }, *bad;
+					  .opcode = IBV_WR_SEND };
 
 		/* Signal often enough that a full send queue always holds a signalled SEND. */
 		if ((f->sent + 1) % SIGNAL_EVERY == 0 || m->last)
 			wr.send_flags = IBV_SEND_SIGNALED;
-		int rc = ibv_post_send(f->qp, &wr, &bad);
-
-		if (rc)
-			die_rc("ibv_post_send", rc);
+		post_send_or_die(f->qp, &wr);
 		f->posts++;
 		f->sent++;
 		f->head++;
@@ -215,11 +212,8 @@ static void overflow_cq(struct ibv_context *ctx, struct flow *f, const struct co
 	for (int i = 0; i < n; i++) {
 		struct ibv_send_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1,
 					  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
-					  .wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey } }, *bad;
-		int rc = ibv_post_send(f->qp, &wr, &bad);
-
-		if (rc)
-			die_rc("ibv_post_send", rc);
+					  .wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey } };
+		post_send_or_die(f->qp, &wr);
 	}
 	int type = next_event(ctx, 10);
 
@@ -244,11 +238,8 @@ static void return_credits(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t *count
 	struct ibv_sge sge = { .addr = (uintptr_t)count, .length = 8, .lkey = mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = reposted, .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
-				  .wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey } }, *bad;
-	int rc = ibv_post_send(qp, &wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
+				  .wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey } };
+	post_send_or_die(qp, &wr);
 }
 
 /* The server: receive, check the order, repost the buffer, return credits in batches. */
@@ -427,8 +418,8 @@ int main(int argc, char *argv[])
 	}
 	tcp_barrier(sock); /* both sides are done with the QPs */
 	close(sock);
-	teardown(qp, cq, mr, pd, NULL);
+	release_all(qp, cq, mr, pd, NULL);
 	free(buf);
-	teardown(NULL, NULL, NULL, NULL, ctx);
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	return 0;
 }

@@ -77,11 +77,8 @@ static void post_send(struct endpoint *e, uint32_t len)
 	struct ibv_sge sge = { .addr = (uintptr_t)e->send_buf, .length = len,
 			       .lkey = e->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = SEND_DONE, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
-	int rc = ibv_post_send(e->qp, &wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
+	post_send_or_die(e->qp, &wr);
 }
 
 /*
@@ -327,13 +324,13 @@ int main(int argc, char *argv[])
 
 	tcp_barrier(sock);
 	close(sock);
-	teardown(e.qp, e.cq, e.mr, NULL, NULL);
+	release_all(e.qp, e.cq, e.mr, NULL, NULL);
 	int rc;
 
 	if (e.channel && (rc = ibv_destroy_comp_channel(e.channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
 	free(e.send_buf);
-	teardown(NULL, NULL, NULL, pd, ctx);
+	release_all(NULL, NULL, NULL, pd, ctx);
 	printf("done\n");
 	return 0;
 }

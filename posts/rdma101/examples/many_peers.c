@@ -270,12 +270,12 @@ static void run_server(struct ibv_context *ctx, int gid_req, int port, int expec
 	       POOL, POOL * MSG, POOL, s.nqps * POOL);
 	for (int i = 0; i < s.nqps; i++)
 		if (s.qps[i])
-			teardown(s.qps[i], NULL, NULL, NULL, NULL);
+			release_all(s.qps[i], NULL, NULL, NULL, NULL);
 	int rc = ibv_destroy_srq(s.srq);
 
 	if (rc)
 		die_rc("ibv_destroy_srq", rc);
-	teardown(NULL, s.cq, s.mr, s.pd, NULL);
+	release_all(NULL, s.cq, s.mr, s.pd, NULL);
 	free(s.pool);
 }
 
@@ -287,11 +287,8 @@ static void send_text(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, c
 	snprintf(buf, MSG, "%s", text);
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = MSG, .lkey = mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad;
-	int rc = ibv_post_send(qp, &wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
+				  .send_flags = IBV_SEND_SIGNALED };
+	post_send_or_die(qp, &wr);
 	if (wait_completion(cq, &wc))
 		exit(1);
 }
@@ -338,7 +335,7 @@ static void run_client(struct ibv_context *ctx, const struct options *o, const c
 	}
 	send_text(qp, cq, mr, "bye");
 	printf("%s: sent %d messages and a goodbye\n", name, messages);
-	teardown(qp, cq, mr, pd, NULL);
+	release_all(qp, cq, mr, pd, NULL);
 	free(buf);
 }
 
@@ -383,6 +380,6 @@ int main(int argc, char *argv[])
 		run_client(ctx, &o, name, messages, vanish_after);
 	else
 		run_server(ctx, o.gid_index, o.tcp_port, peers);
-	teardown(NULL, NULL, NULL, NULL, ctx);
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	return 0;
 }

@@ -132,11 +132,7 @@ static struct result run_step(struct client *c, const struct step *s, int n)
 				prepare(c, s, posted + j, n, &wr[j], &sge[j]);
 				wr[j].next = j + 1 < k ? &wr[j + 1] : NULL;
 			}
-			struct ibv_send_wr *bad;
-			int rc = ibv_post_send(c->qp, wr, &bad);
-
-			if (rc)
-				die_rc("ibv_post_send", rc);
+			post_send_or_die(c->qp, wr);
 			r.posts++;
 			posted += k;
 		}
@@ -313,8 +309,8 @@ int main(int argc, char *argv[])
 	}
 	close(sock);
 
-	teardown(c.qp, c.cq, c.mr, NULL, NULL);
+	release_all(c.qp, c.cq, c.mr, NULL, NULL);
 	free(c.src); /* only once it is deregistered */
-	teardown(NULL, NULL, NULL, c.pd, ctx);
+	release_all(NULL, NULL, NULL, c.pd, ctx);
 	return 0;
 }

@@ -123,9 +123,9 @@ int main(int argc, char *argv[])
 	double t0 = now_s();
 
 	for (int i = 0; i < made; i++)
-		teardown(qps[i], NULL, NULL, NULL, NULL);
+		release_all(qps[i], NULL, NULL, NULL, NULL);
 	printf("destroyed %d QPs in %.3f s\n", made, now_s() - t0);
 	free(qps);
-	teardown(NULL, cq, NULL, pd, ctx);
+	release_all(NULL, cq, NULL, pd, ctx);
 	return 0;
 }

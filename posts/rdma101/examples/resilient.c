@@ -259,7 +259,7 @@ static int serve_connection(struct server *s, const struct settings *st, int con
 		}
 	}
 	close(sock);
-	teardown(qp, cq, NULL, NULL, NULL);
+	release_all(qp, cq, NULL, NULL, NULL);
 	return done;
 }
 
@@ -288,7 +288,7 @@ static void run_server(const struct settings *st, struct ibv_context *ctx)
 		;
 	printf("done: %" PRIu64 " records applied in order, %" PRIu64 " duplicates ignored\n",
 	       s.applied, s.duplicates);
-	teardown(NULL, NULL, s.mr, s.pd, NULL);
+	release_all(NULL, NULL, s.mr, s.pd, NULL);
 	free(s.ring);
 	if (s.state_fd >= 0)
 		close(s.state_fd);
@@ -336,11 +336,8 @@ static void post_record(struct client *c, struct ibv_qp *qp, const struct conn_i
 		.wr_id = seq, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
 		.send_flags = IBV_SEND_SIGNALED, .imm_data = htonl((uint32_t)seq),
 		.wr.rdma = { .remote_addr = peer->addr + (seq % SLOTS) * REC, .rkey = peer->rkey },
-	}, *bad;
-	int rc = ibv_post_send(qp, &wr, &bad);
-
-	if (rc)
-		die_rc("ibv_post_send", rc);
+	};
+	post_send_or_die(qp, &wr);
 	c->posted_at[seq % WINDOW] = now_s();
 }
 
@@ -426,7 +423,7 @@ static int run_connection(struct client *c, const struct settings *st)
 		if (write(sock, "D", 1) != 1 || read(sock, (char[1]){ 0 }, 1) != 1)
 			die("telling the server we are done");
 		close(sock);
-		teardown(qp, cq, NULL, NULL, NULL);
+		release_all(qp, cq, NULL, NULL, NULL);
 		return 1;
 	}
 	/*
@@ -455,7 +452,7 @@ static int run_connection(struct client *c, const struct settings *st)
 	printf("every request of connection %d has completed: its buffers are free, the QP is destroyed\n",
 	       c->connections);
 	close(sock);
-	teardown(qp, cq, NULL, NULL, NULL);
+	release_all(qp, cq, NULL, NULL, NULL);
 	return 0;
 }
 
@@ -489,7 +486,7 @@ static void run_client(const struct settings *st, struct ibv_context *ctx)
 	drain_events(ctx, 0);
 	printf("all %d records acknowledged in %.1f s over %d connections\n",
 	       st->records, now_s() - start, c.connections);
-	teardown(NULL, NULL, c.mr, c.pd, NULL);
+	release_all(NULL, NULL, c.mr, c.pd, NULL);
 	free(c.src);
 }
 
@@ -533,6 +530,6 @@ int main(int argc, char *argv[])
 		run_client(&st, ctx);
 	else
 		run_server(&st, ctx);
-	teardown(NULL, NULL, NULL, NULL, ctx);
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	return 0;
 }
