@@ -219,7 +219,7 @@ static void client(struct endpoint *e, uint32_t size, int iters, int warmup)
 	else
 		printf("round trip (us): p99.9 not reported: it needs at least 10000 samples\n");
 	printf("half round trip at p50: %.1f us\n", percentile_us(rtt, iters, 50) / 2);
-	printf("CPU: user %.2f s + system %.2f s = %.0f%% of the elapsed time, %.1f us per round trip\n",
+	printf("CPU: user %.2f s + system %.2f s = %.1f%% of the elapsed time, %.1f us per round trip\n",
 	       user, sys, 100 * (user + sys) / elapsed, 1e6 * (user + sys) / iters);
 	free(rtt);
 }
@@ -245,7 +245,7 @@ static void server(struct endpoint *e)
 	double user = cpu_seconds(1) - user0, sys = cpu_seconds(0) - sys0;
 
 	printf("served %ld round trips and the last message\n", served);
-	printf("CPU: user %.2f s + system %.2f s = %.0f%% of the elapsed time\n",
+	printf("CPU: user %.2f s + system %.2f s = %.1f%% of the elapsed time\n",
 	       user, sys, 100 * (user + sys) / elapsed);
 }
 

@@ -10,9 +10,11 @@
  *   3. keep a window of writes in flight instead of waiting for each;
  *   4. ask for a completion on only one write in eight;
  *   5. hand the provider lists of eight writes per ibv_post_send call.
- * Each step prints its rate, the CPU time per write and how many
- * ibv_post_send calls and completions it needed. The server only checks, at
- * the end, that the last writes landed in the right slots.
+ * The steps run in rounds, each round in a rotated order, and each step
+ * prints the median rate of the rounds with their range, its system CPU time
+ * per write, how many ibv_post_send calls and completions it needed, and in
+ * how many rounds it beat the step before. The server only checks, at the
+ * end, that the last writes landed in the right slots.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 posting.c course.c -o posting -libverbs
  * Run:   ./posting [-d dev] [-g gid] [-p port] [-s bytes]                      (server)
@@ -175,7 +177,9 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * Rounds of every step in turn, so that a slow moment of the machine hits
- * all steps alike; per step the median of the rounds, and the range.
+ * all steps alike. Each round starts one step later than the one before,
+ * so that no step always follows the same neighbour. Per step: the median
+ * of the rounds, and the range.
  */
 static void run_client(struct client *c, int n, int rounds)
 {
@@ -185,7 +189,9 @@ static void run_client(struct client *c, int n, int rounds)
 	run_step(c, &steps[1], n / 10 > 0 ? n / 10 : 1);
 	printf("warm-up: %d writes, not measured\n", n / 10 > 0 ? n / 10 : 1);
 	for (int k = 0; k < rounds; k++) {
-		for (int i = 0; i < NSTEPS; i++) {
+		for (int j = 0; j < NSTEPS; j++) {
+			int i = (j + k) % NSTEPS;
+
 			r[i] = run_step(c, &steps[i], n);
 			rate[i][k] = n / r[i].seconds;
 			sys[i] += r[i].sys;
@@ -296,8 +302,9 @@ int main(int argc, char *argv[])
 	struct conn_info mine;
 	int sock = connect_qp(c.qp, COURSE_IB_PORT, gid, host ? NULL : c.mr, host, port, &mine, &c.peer);
 
-	printf("setup: %s, %ld-byte RDMA WRITEs into a %d-slot ring, %d writes a step\n",
-	       device_name(ctx), size, SLOTS, n);
+	if (host)
+		printf("setup: %s, %ld-byte RDMA WRITEs into the server's %d-slot ring, %d writes a step\n",
+		       device_name(ctx), size, SLOTS, n);
 
 	if (host) {
 		run_client(&c, n, rounds);

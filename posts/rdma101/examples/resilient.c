@@ -484,8 +484,8 @@ static void run_client(const struct settings *st, struct ibv_context *ctx)
 		printf("reconnecting\n");
 	}
 	drain_events(ctx, 0);
-	printf("all %d records acknowledged in %.1f s over %d connections\n",
-	       st->records, now_s() - start, c.connections);
+	printf("all %d records acknowledged in %.1f s, over %d connection%s\n",
+	       st->records, now_s() - start, c.connections, c.connections == 1 ? "" : "s");
 	release_all(NULL, NULL, c.mr, c.pd, NULL);
 	free(c.src);
 }
