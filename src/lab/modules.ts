@@ -6,6 +6,7 @@
  * symbol dependency of rdma_rxe, which asks the crypto API for "crc32" at run time.
  */
 export const LAB_MODULES = [
+  "sch_netem", // tc qdisc … netem: lost and delayed packets for the fault-injection runs (lesson 4.5)
   "virtio_pci", // the PCI transport of every virtio device below
   "virtio_net", // eth0
   "virtio_console", // the control port of the agent (virtio-serial)
