@@ -15,6 +15,8 @@ export const LAB_MODULES = [
   "ib_uverbs", // /dev/infiniband/uverbs*: what libibverbs opens
   "rdma_rxe", // Soft-RoCE
   "rdma_ucm", // /dev/infiniband/rdma_cm: what librdmacm opens (lesson 2.14)
+  "crc32c_generic", // libcrc32c, under nf_tables, asks the crypto API for "crc32c" when it loads
+  "nft_numgen", // nft rules that drop the Nth RoCE packet (lesson 3.5), with nf_tables under it
 ] as const;
 
 /** modules.dep: `path/name.ko: dep.ko dep.ko`, one module a line, paths relative to its folder. */
