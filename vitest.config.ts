@@ -1,4 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** The lab's tests boot QEMU VMs whose RDMA timers run on the host's clock: they run alone. */
+const LAB_TESTS = ["test/lab.test.ts"];
 
 export default defineConfig({
   test: {
@@ -9,11 +12,17 @@ export default defineConfig({
     projects: [
       // Unit tests build nothing: `npm run test:unit` runs them alone, in seconds.
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      // Everything else reads the real site, built once into a temporary folder, or builds its own.
       {
         extends: true,
-        test: { name: "site", include: ["test/**/*.test.ts"], exclude: ["test/unit/**"], globalSetup: ["test/support/global-setup.ts"] },
+        test: {
+          name: "site",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/unit/**", ...LAB_TESTS],
+          // The real site is built once into a temporary folder; build and browser tests read it.
+          globalSetup: ["test/support/global-setup.ts"],
+        },
       },
+      { extends: true, test: { name: "lab", include: LAB_TESTS } },
     ],
   },
 });

@@ -10,11 +10,6 @@ export interface Lab {
   stop(): Promise<void>;
 }
 
-export interface LabOptions {
-  /** Where the first VM writes every frame on its NIC (pcap). */
-  capture?: string;
-}
-
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -38,7 +33,7 @@ async function startWhenListening(first: LabVm, port: number, config: VmConfig):
   return LabVm.start(config);
 }
 
-export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, options: LabOptions = {}): Promise<Lab> {
+export async function bootLab(count: 1 | 2, artefacts: LabArtefacts): Promise<Lab> {
   const base = { kernel: artefacts.kernel, initramfs: artefacts.initramfs, cwd: process.cwd(), bin: artefacts.bin };
   const vms: LabVm[] = [];
   const stop = async () => {
@@ -46,10 +41,10 @@ export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, options: La
   };
   try {
     if (count === 1) {
-      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "alone" }, capture: options.capture }));
+      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "alone" } }));
     } else {
       const port = await freePort();
-      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", role: "listen", port }, capture: options.capture }));
+      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", role: "listen", port } }));
       vms.push(await startWhenListening(vms[0]!, port, { ...base, index: 2, network: { kind: "wire", role: "connect", port } }));
     }
     await Promise.all(vms.map((vm) => vm.ready()));
