@@ -11,7 +11,7 @@ const resolves = (absolute: string) => absolute.startsWith(`${BASE}/`) && exists
 const relativeRefs = (html: string) => [...html.matchAll(/\s(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]);
 
 describe("feeds", () => {
-  /** Atom's required elements, entry links that resolve, and each entry's full content. */
+  /** Atom's required elements, exactly the entries expected (in order), and each entry's full content. */
   function checkAtom(feedUrl: string, pageUrls: string[], body: string) {
     const doc = xml(feedUrl);
     expect(doc.documentElement.namespaceURI).toBe("http://www.w3.org/2005/Atom");
@@ -19,7 +19,7 @@ describe("feeds", () => {
       expect(doc.querySelector(selector), `${feedUrl}: ${selector}`).not.toBeNull();
     }
     const entries = [...doc.querySelectorAll("entry")];
-    expect(entries.length).toBe(Math.min(20, pageUrls.length));
+    expect(entries.map((e) => e.querySelector(":scope > link")!.getAttribute("href"))).toEqual(pageUrls.map((u) => `${BASE}${u}`));
     for (const entry of entries) {
       for (const tag of ["title", "id", "updated", "published", "link", "content", "summary"]) {
         expect(entry.querySelector(`:scope > ${tag}`)?.textContent || entry.querySelector(`:scope > ${tag}`)?.getAttribute("href"), `${feedUrl}: ${tag}`).toBeTruthy();
@@ -36,7 +36,8 @@ describe("feeds", () => {
   }
 
   it("Atom: required elements, absolute links that resolve, full content", () => {
-    checkAtom("/feed.xml", postUrls(), ".post-body");
+    // The blog's newest posts; the course's feed carries every lesson.
+    checkAtom("/feed.xml", postUrls().slice(0, 20), ".post-body");
   });
 
   it("every language has Atom, RSS and JSON feeds of its own posts, valid even before it has any", () => {
@@ -53,7 +54,7 @@ describe("feeds", () => {
 
   it("the course's Atom feed: every lesson, in full", () => {
     const lessons = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
-    expect(lessons.length).toBeGreaterThan(10);
+    expect(lessons.length).toBeGreaterThan(0);
     checkAtom("/rdma101/feed.xml", lessons, ".lesson-body");
   });
 
