@@ -9,11 +9,6 @@ export interface Lab {
   stop(): Promise<void>;
 }
 
-export interface LabOptions {
-  /** Where the first VM writes every frame on its NIC (pcap). */
-  capture?: string;
-}
-
 /** Two UDP ports on 127.0.0.1 that are free now (both held open until both are known, so they differ). */
 async function freeUdpPorts(): Promise<[number, number]> {
   const bind = (): Promise<dgram.Socket> =>
@@ -28,7 +23,7 @@ async function freeUdpPorts(): Promise<[number, number]> {
   return [ports[0]!, ports[1]!];
 }
 
-export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, options: LabOptions = {}): Promise<Lab> {
+export async function bootLab(count: 1 | 2, artefacts: LabArtefacts): Promise<Lab> {
   const base = { kernel: artefacts.kernel, initramfs: artefacts.initramfs, cwd: process.cwd(), bin: artefacts.bin };
   const vms: LabVm[] = [];
   const stop = async () => {
@@ -36,10 +31,10 @@ export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, options: La
   };
   try {
     if (count === 1) {
-      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "alone" }, capture: options.capture }));
+      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "alone" } }));
     } else {
       const [first, second] = await freeUdpPorts();
-      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", port: first, peerPort: second }, capture: options.capture }));
+      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", port: first, peerPort: second } }));
       vms.push(LabVm.start({ ...base, index: 2, network: { kind: "wire", port: second, peerPort: first } }));
     }
     await Promise.all(vms.map((vm) => vm.ready()));

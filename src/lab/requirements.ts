@@ -23,6 +23,12 @@ export const LAB_PACKAGES = [
   { pkg: "tcpdump", file: "/usr/bin/tcpdump" },
   { pkg: "tshark", file: "/usr/bin/tshark" },
   { pkg: "gcc", file: "/usr/bin/gcc" },
+  // Part 3's labs: system calls, dropped packets, host topology.
+  { pkg: "strace", file: "/usr/bin/strace" },
+  { pkg: "nftables", file: "/usr/sbin/nft" },
+  { pkg: "pciutils", file: "/usr/bin/lspci" },
+  { pkg: "numactl", file: "/usr/bin/numactl" },
+  { pkg: "hwloc-nox", file: "/usr/bin/lstopo-no-graphics" },
 ] as const;
 
 /** Why the lab cannot run here, or an empty list. */
