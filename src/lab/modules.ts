@@ -6,11 +6,13 @@
  * symbol dependency of rdma_rxe, which asks the crypto API for "crc32" at run time.
  */
 export const LAB_MODULES = [
+  "sch_netem", // tc qdisc … netem: lost and delayed packets for the fault-injection runs (lesson 4.5)
   "virtio_pci", // the PCI transport of every virtio device below
   "virtio_net", // eth0
   "virtio_console", // the control port of the agent (virtio-serial)
   "9pnet_virtio",
   "9p", // the host's root, read-only, and the output folder, read-write
+  "overlay", // a writable /tmp over the host's
   "crc32_generic", // rxe's ICRC
   "ib_uverbs", // /dev/infiniband/uverbs*: what libibverbs opens
   "rdma_rxe", // Soft-RoCE
