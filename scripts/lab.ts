@@ -1,6 +1,7 @@
 // `npm run lab`: a shell in the RDMA 101 lab VM (Soft-RoCE device rxe0, the course's programs on
 // PATH, the repository root as working folder). `npm run lab -- COMMAND…` runs one command there
-// instead, prints its output and exits with its status.
+// instead, prints its output and exits with its status; a single argument is a whole shell command
+// line (`npm run lab -- 'ibv_devinfo | grep state'`).
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readSync } from "node:fs";
 import { labArtefacts, LabUnavailable, type LabArtefacts } from "../src/lab/artefacts.ts";
@@ -55,10 +56,13 @@ function follow(step: Step): () => void {
   };
 }
 
+/** One argument is a whole command line (`npm run lab -- 'ibv_devinfo | head'`); several are words. */
+const commandLine = (words: string[]): string => (words.length === 1 ? words[0]! : words.map(shellQuote).join(" "));
+
 async function runCommand(artefacts: LabArtefacts, words: string[]): Promise<number> {
   const lab = await bootLab(1, artefacts);
   try {
-    const step = lab.vms[0]!.run(words.map(shellQuote).join(" "));
+    const step = lab.vms[0]!.run(commandLine(words));
     const interrupt = () => step.kill();
     process.once("SIGINT", interrupt);
     const copy = follow(step);

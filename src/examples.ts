@@ -20,17 +20,33 @@ export const HELPERS = "course.c";
 export const librariesOf = (source: string): string[] =>
   /#\s*include\s*<rdma\/rdma_(?:cma|verbs)\.h>/.test(source) ? ["-libverbs", "-lrdmacm"] : ["-libverbs"];
 
+/** Where the CUDA toolkit's headers and runtime library are installed by default. */
+export const CUDA_HOME = "/usr/local/cuda";
+
+const usesCuda = (source: string): boolean => source.includes("#include <cuda_runtime.h>");
+
 /**
  * What a program is built from: its own file, course.c when it includes course.h, and its
- * libraries. Undefined for a file that is not a program (the helpers themselves).
+ * libraries (with the CUDA runtime and the toolkit's paths for a program that needs a GPU).
+ * Undefined for a file that is not a program (the helpers themselves).
  */
 function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
   const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
-  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: librariesOf(source) };
+  const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
+  return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: [...cuda, ...librariesOf(source)] };
 }
 
 export const isProgram = (name: string): boolean => buildOf(name) !== undefined;
+
+/**
+ * Programs that use the CUDA runtime need an NVIDIA GPU to run, which the course's machines do not
+ * have: they are compiled (against the toolkit's headers) but never run, in the tests or the lab.
+ */
+export const needsGpu = (name: string): boolean => usesCuda(readFileSync(path.join(EXAMPLES_DIR, name), "utf8"));
+
+/** The programs the lab builds and runs: every program but those that need a GPU. */
+export const isLabProgram = (name: string): boolean => isProgram(name) && !needsGpu(name);
 
 /** The command a lesson shows for building a program; none for the helper files. */
 export function buildCommand(name: string): string | undefined {
@@ -70,7 +86,8 @@ export function exampleHtml(name: string, page: string, fn?: string): string {
   const build = buildCommand(name);
   const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
   const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
-  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}</figcaption>`;
+  const gpu = usesCuda(source) ? " · Needs an NVIDIA GPU: the course compiles it but has never run it" : "";
+  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}${gpu}</figcaption>`;
   return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
 }
 

@@ -4,7 +4,7 @@
 # rxe0, mounts the host's root read-only over 9p and chroots into it. The kernel hands the
 # settings over as environment variables (the command line's unknown key=value words):
 #   lab_mode  shell: a login-less shell on the console; agent: run steps sent over virtio-serial
-#   lab_ip    this VM's address on eth0, CIDR (e.g. 169.254.77.1/16)
+#   lab_ip    this VM's address on eth0, CIDR (e.g. 169.254.101.1/16)
 #   lab_cwd   the repository root (the same path as on the host)
 #   lab_bin   the compiled course programs, put first on PATH
 #   lab_io    agent mode: a host folder shared read-write, where steps write their output
@@ -48,9 +48,14 @@ mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroo
 mount -t proc proc "$HOST/proc"
 mount -t sysfs sysfs "$HOST/sys"
 mount -t devtmpfs devtmpfs "$HOST/dev"
-mkdir -p /dev/pts
+mkdir -p "$HOST/dev/pts"
 mount -t devpts devpts "$HOST/dev/pts" 2>/dev/null
-mount -t tmpfs -o mode=1777 tmpfs "$HOST/tmp"
+# /tmp is writable, but still shows the host's (a repository may live there): a tmpfs over it.
+mkdir -p /scratch
+mount -t tmpfs tmpfs /scratch
+mkdir -p /scratch/upper /scratch/work
+mount -t overlay overlay -o "lowerdir=$HOST/tmp,upperdir=/scratch/upper,workdir=/scratch/work" "$HOST/tmp" ||
+	fail "cannot make /tmp writable (overlay)"
 mount -t tmpfs tmpfs "$HOST/run"
 if [ -n "$lab_io" ]; then
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none labio "$HOST$lab_io" ||
@@ -66,7 +71,7 @@ state=/sys/class/infiniband/rxe0/ports/1/state
 tries=0
 until grep -q ACTIVE "$state" 2>/dev/null; do
 	tries=$((tries + 1))
-	[ "$tries" -gt 100 ] && fail "rxe0 did not become ACTIVE: $(cat "$state" 2>/dev/null)"
+	[ "$tries" -gt 200 ] && fail "rxe0 did not become ACTIVE: $(cat "$state" 2>/dev/null)"
 	usleep 50000
 done
 

@@ -12,6 +12,7 @@ export const LAB_MODULES = [
   "virtio_console", // the control port of the agent (virtio-serial)
   "9pnet_virtio",
   "9p", // the host's root, read-only, and the output folder, read-write
+  "overlay", // a writable /tmp over the host's
   "crc32_generic", // rxe's ICRC
   "ib_uverbs", // /dev/infiniband/uverbs*: what libibverbs opens
   "rdma_rxe", // Soft-RoCE

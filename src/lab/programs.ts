@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { compileArgs, EXAMPLES_DIR, HELPERS, isProgram } from "../examples.ts";
+import { compileArgs, EXAMPLES_DIR, HELPERS, isLabProgram } from "../examples.ts";
 import { inputsKey, LAB_CACHE, runTool } from "./cache.ts";
 
 export const LAB_BIN = path.join(LAB_CACHE, "bin");
@@ -18,7 +18,7 @@ export interface CompileFailure {
 export function compilePrograms(): CompileFailure[] {
   mkdirSync(LAB_BIN, { recursive: true });
   const compiler = runTool("gcc", ["--version"]);
-  const sources = readdirSync(EXAMPLES_DIR).filter(isProgram).sort();
+  const sources = readdirSync(EXAMPLES_DIR).filter(isLabProgram).sort();
   // Every program may be built with the helpers: a change to them rebuilds it.
   const helpers = [HELPERS, HELPERS.replace(/\.c$/, ".h")].map((f) => readFileSync(path.join(EXAMPLES_DIR, f)));
   const failures: CompileFailure[] = [];

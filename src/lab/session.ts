@@ -11,7 +11,6 @@ export interface RunResult {
   seconds: number;
 }
 
-
 export async function runInLab(
   runs: LabRunFile[],
   artefacts: LabArtefacts,

@@ -20,8 +20,12 @@ export const vmMac = (index: number): string => `52:54:00:10:11:${String(index).
 export type Network =
   /** One VM: QEMU user networking with restrict=on, so nothing reaches past the VM. */
   | { kind: "alone" }
-  /** Two VMs joined by a socket netdev on 127.0.0.1: one listens, the other connects. */
-  | { kind: "wire"; role: "listen" | "connect"; port: number };
+  /**
+   * Two VMs joined by a socket netdev on 127.0.0.1: each sends its frames as UDP datagrams to the
+   * other's port. Not a TCP stream: QEMU sets TCP_NODELAY only on the connecting side, so the
+   * listening VM's small frames would wait for delayed ACKs (Nagle), about 40 ms at a time.
+   */
+  | { kind: "wire"; port: number; peerPort: number };
 
 export interface VmConfig {
   index: number;
@@ -31,9 +35,6 @@ export interface VmConfig {
   /** The working folder of every command (the repository root) and the programs' folder. */
   cwd: string;
   bin: string;
-  /** Where the VM writes a copy of every frame on its NIC (pcap), if wanted. */
-  capture?: string;
-  cpus?: number;
 }
 
 /** Where the shell's exit status is written (init.sh writes to port 244) to end QEMU at once. */
@@ -71,7 +72,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
     "-machine", "pc,accel=tcg",
     // The plainest CPU model: nothing to emulate that the lab does not use.
     "-cpu", "qemu64",
-    "-smp", String(vm.cpus ?? 1),
+    "-smp", "1", // one emulated CPU is one host thread: two VMs fit two cores
     "-m", "1024",
     "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
     "-kernel", vm.kernel,
@@ -82,9 +83,8 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
   const netdev =
     vm.network.kind === "alone"
       ? "user,id=wire,restrict=on"
-      : `socket,id=wire,${vm.network.role}=127.0.0.1:${vm.network.port}`;
+      : `socket,id=wire,udp=127.0.0.1:${vm.network.peerPort},localaddr=127.0.0.1:${vm.network.port}`;
   args.push("-netdev", netdev, "-device", `virtio-net-pci,netdev=wire,mac=${vmMac(vm.index)}`);
-  if (vm.capture) args.push("-object", `filter-dump,id=capture,netdev=wire,file=${vm.capture}`);
 
   if (console.kind === "terminal") {
     // Ctrl-C belongs to the VM's shell; Ctrl-A x still leaves QEMU.
@@ -132,12 +132,12 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Output folders left by a process that ended without stopping its VMs (lab-<pid>-vm<n>-…). */
-function removeOrphans(ioRoot: string): void {
-  if (!existsSync(ioRoot)) return;
-  for (const name of readdirSync(ioRoot)) {
-    const pid = Number(name.match(/^lab-(\d+)-/)?.[1]);
-    if (!pid || !alive(pid)) rmSync(path.join(ioRoot, name), { recursive: true, force: true });
+/** Folders left by a process that ended without stopping its VMs (lab-<pid>-vm<n>-…). */
+function removeOrphans(root: string): void {
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const pid = Number(name.match(/^lab-(\d+)-vm\d+-/)?.[1]);
+    if (pid && !alive(pid)) rmSync(path.join(root, name), { recursive: true, force: true });
   }
 }
 
@@ -183,11 +183,12 @@ export class LabVm {
     // The control socket's path must be short (sun_path), so it lives in the temporary folder; the
     // output folder must be a path the VM can mount over inside the host's root, so not under /tmp
     // (a tmpfs there).
+    const io = path.join(LAB_CACHE, "io");
+    for (const root of [tmpdir(), io]) removeOrphans(root);
     const dir = mkdtempSync(path.join(tmpdir(), `lab-${process.pid}-vm${config.index}-`));
-    const io = path.join(LAB_CACHE, "io", path.basename(dir));
-    removeOrphans(path.dirname(io));
-    mkdirSync(io, { recursive: true });
-    return new LabVm(config, dir, io);
+    const ioDir = path.join(io, path.basename(dir));
+    mkdirSync(ioDir, { recursive: true });
+    return new LabVm(config, dir, ioDir);
   }
 
   /** Waits until the VM's agent answers (rxe0 is then ACTIVE); stops the VM if it does not. */

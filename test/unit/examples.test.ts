@@ -15,6 +15,15 @@ describe("examples", () => {
     expect(exampleHtml("course.h", "posts/rdma101/x.md")).toContain("Built into every program that includes <code>course.h</code>");
   });
 
+  it("builds a program that uses the CUDA runtime against the toolkit, and says it needs a GPU", () => {
+    expect(buildCommand("gpu_write.c")).toBe(
+      "gcc -std=c11 -Wall -Wextra -O2 gpu_write.c course.c -o gpu_write -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcudart -libverbs",
+    );
+    expect(exampleHtml("gpu_write.c", "posts/rdma101/x.md")).toContain("Needs an NVIDIA GPU");
+    expect(exampleHtml("gpu_write.c", "posts/rdma101/x.md", "register_gpu")).toContain("Needs an NVIDIA GPU");
+    expect(exampleHtml("tensor_ranges.c", "posts/rdma101/x.md")).not.toContain("Needs an NVIDIA GPU");
+  });
+
   it("shows one function of a file, from its leading comment to its closing brace", () => {
     const html = exampleHtml("course.c", "posts/rdma101/x.md:3", "qp_to_rtr");
     expect(html).toContain("<code>qp_to_rtr()</code> from");
