@@ -1,36 +1,26 @@
-// The lab: one VM alone, or two VMs on one virtual wire (a QEMU socket netdev on 127.0.0.1, the
-// first VM listening, the second connecting), booted together.
-import { readFileSync } from "node:fs";
-import net from "node:net";
+// The lab: one VM alone, or two VMs on one virtual wire (a QEMU socket netdev: UDP datagrams
+// between two ports on 127.0.0.1), booted together.
+import dgram from "node:dgram";
 import type { LabArtefacts } from "./artefacts.ts";
-import { LabVm, sleep, type VmConfig } from "./vm.ts";
+import { LabVm } from "./vm.ts";
 
 export interface Lab {
   vms: LabVm[];
   stop(): Promise<void>;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+/** Two UDP ports on 127.0.0.1 that are free now (both held open until both are known, so they differ). */
+async function freeUdpPorts(): Promise<[number, number]> {
+  const bind = (): Promise<dgram.Socket> =>
+    new Promise((resolve, reject) => {
+      const socket = dgram.createSocket("udp4");
+      socket.once("error", reject);
+      socket.bind(0, "127.0.0.1", () => resolve(socket));
     });
-  });
-
-/** Whether something listens on 127.0.0.1:port, read from /proc (a test connection would be QEMU's one peer). */
-const listening = (port: number): boolean =>
-  readFileSync("/proc/net/tcp", "utf8").includes(`0100007F:${port.toString(16).toUpperCase().padStart(4, "0")} 00000000:0000 0A`);
-
-async function startWhenListening(first: LabVm, port: number, config: VmConfig): Promise<LabVm> {
-  const deadline = Date.now() + 30_000;
-  while (!listening(port)) {
-    if (Date.now() > deadline) throw new Error(first.describeFailure(`QEMU does not listen on 127.0.0.1:${port}`));
-    await sleep(50);
-  }
-  return LabVm.start(config);
+  const sockets = [await bind(), await bind()];
+  const ports = sockets.map((s) => s.address().port);
+  await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  return [ports[0]!, ports[1]!];
 }
 
 export async function bootLab(count: 1 | 2, artefacts: LabArtefacts): Promise<Lab> {
@@ -43,9 +33,9 @@ export async function bootLab(count: 1 | 2, artefacts: LabArtefacts): Promise<La
     if (count === 1) {
       vms.push(LabVm.start({ ...base, index: 1, network: { kind: "alone" } }));
     } else {
-      const port = await freePort();
-      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", role: "listen", port } }));
-      vms.push(await startWhenListening(vms[0]!, port, { ...base, index: 2, network: { kind: "wire", role: "connect", port } }));
+      const [first, second] = await freeUdpPorts();
+      vms.push(LabVm.start({ ...base, index: 1, network: { kind: "wire", port: first, peerPort: second } }));
+      vms.push(LabVm.start({ ...base, index: 2, network: { kind: "wire", port: second, peerPort: first } }));
     }
     await Promise.all(vms.map((vm) => vm.ready()));
   } catch (error) {

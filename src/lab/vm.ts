@@ -20,8 +20,12 @@ export const vmMac = (index: number): string => `52:54:00:10:11:${String(index).
 export type Network =
   /** One VM: QEMU user networking with restrict=on, so nothing reaches past the VM. */
   | { kind: "alone" }
-  /** Two VMs joined by a socket netdev on 127.0.0.1: one listens, the other connects. */
-  | { kind: "wire"; role: "listen" | "connect"; port: number };
+  /**
+   * Two VMs joined by a socket netdev on 127.0.0.1: each sends its frames as UDP datagrams to the
+   * other's port. Not a TCP stream: QEMU sets TCP_NODELAY only on the connecting side, so the
+   * listening VM's small frames would wait for delayed ACKs (Nagle), about 40 ms at a time.
+   */
+  | { kind: "wire"; port: number; peerPort: number };
 
 export interface VmConfig {
   index: number;
@@ -79,7 +83,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
   const netdev =
     vm.network.kind === "alone"
       ? "user,id=wire,restrict=on"
-      : `socket,id=wire,${vm.network.role}=127.0.0.1:${vm.network.port}`;
+      : `socket,id=wire,udp=127.0.0.1:${vm.network.peerPort},localaddr=127.0.0.1:${vm.network.port}`;
   args.push("-netdev", netdev, "-device", `virtio-net-pci,netdev=wire,mac=${vmMac(vm.index)}`);
 
   if (console.kind === "terminal") {

@@ -124,6 +124,7 @@ int main(int argc, char *argv[])
 									    "IBV_ATOMIC_NONE");
 	if (dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		printf("this device executes no atomics\n");
+		release_all(NULL, NULL, NULL, NULL, ctx);
 		return 1;
 	}
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);

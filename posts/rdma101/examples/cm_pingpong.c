@@ -79,7 +79,8 @@ static void create_resources(struct side *s, int access)
 	/* The CM creates the QP and moves it to INIT; receives may be posted now. */
 	if (rdma_create_qp(s->id, s->pd, &init))
 		die("rdma_create_qp");
-	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .length = BUF_SIZE, .lkey = s->mr->lkey };
+	/* Incoming messages land in the first half; the client sends from the second. */
+	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .length = BUF_SIZE / 2, .lkey = s->mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 	int rc = ibv_post_recv(s->id->qp, &wr, &bad);
 	if (rc)
@@ -112,7 +113,7 @@ static void server(struct side *s, int port)
 	struct rdma_conn_param param = {
 		.private_data = &wb, .private_data_len = sizeof(wb),
 		.responder_resources = 1, .initiator_depth = 1,
-		.retry_count = 6, .rnr_retry_count = 6,
+		.rnr_retry_count = 6, /* retry_count: rdma_accept() ignores it */
 	};
 	if (rdma_accept(s->id, &param)) /* INIT -> RTR -> RTS happen here */
 		die("rdma_accept");
@@ -160,7 +161,8 @@ static void client(struct side *s, const char *host, int port)
 
 	struct rdma_conn_param param = {
 		.responder_resources = 1, .initiator_depth = 1,
-		.retry_count = 6, .rnr_retry_count = 6,
+		.retry_count = 6, /* the CM carries it to the server: both QPs' retry_cnt */
+		.rnr_retry_count = 6,
 	};
 	if (rdma_connect(s->id, &param))
 		die("rdma_connect");

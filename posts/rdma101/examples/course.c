@@ -32,22 +32,33 @@ _Noreturn void die_rc(const char *what, int rc)
 	exit(1);
 }
 
+/* A whole decimal number from lo to hi, or -1: atoi() would read "x" as 0. */
+static int number(const char *s, int lo, int hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || end == s || *end || v < lo || v > hi ? -1 : (int)v;
+}
+
 void parse_options(int argc, char *argv[], struct options *o)
 {
-	int opt;
+	int opt, bad = 0;
 
 	*o = (struct options){ .gid_index = -1, .tcp_port = COURSE_TCP_PORT };
 	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
 		if (opt == 'd')
 			o->device = optarg;
 		else if (opt == 'g')
-			o->gid_index = atoi(optarg);
+			bad |= (o->gid_index = number(optarg, 0, UINT8_MAX)) < 0;
 		else if (opt == 'p')
-			o->tcp_port = atoi(optarg);
+			bad |= (o->tcp_port = number(optarg, 1, 65535)) < 0;
 		else
 			break;
 	}
-	if (opt != -1 || argc - optind > 1) {
+	if (bad || opt != -1 || argc - optind > 1) {
 		fprintf(stderr, "usage: %s [-d device] [-g gid_index] [-p tcp_port] [HOST]\n", argv[0]);
 		exit(1);
 	}
@@ -165,7 +176,8 @@ int choose_gid(struct ibv_context *ctx, uint8_t port, int requested)
 		return -1; /* InfiniBand inside one subnet: the LID is enough */
 
 	int v2 = -1, any = -1;
-	for (int i = 0; i < pa.gid_tbl_len; i++) {
+	/* An address vector's sgid_index is 8 bits: higher entries cannot be used. */
+	for (int i = 0; i < pa.gid_tbl_len && i <= UINT8_MAX; i++) {
 		if (ibv_query_gid_ex(ctx, port, (uint32_t)i, &e, 0))
 			continue; /* ENODATA: an empty slot */
 		if (e.gid_type == IBV_GID_TYPE_ROCE_V2 && is_ipv4_mapped(&e.gid))

@@ -49,8 +49,10 @@ static int drain(struct ibv_cq *cq)
 					wc_status_name(wc[i].status));
 				exit(1);
 			}
-			printf("  wr_id %" PRIu64 ": %s, %" PRIu32 " bytes\n", wc[i].wr_id,
-			       opcode_name(wc[i].opcode), wc[i].byte_len);
+			printf("  wr_id %" PRIu64 ": %s", wc[i].wr_id, opcode_name(wc[i].opcode));
+			if (wc[i].opcode & IBV_WC_RECV) /* byte_len: defined for receives */
+				printf(", %" PRIu32 " bytes", wc[i].byte_len);
+			printf("\n");
 		}
 		total += n;
 	}

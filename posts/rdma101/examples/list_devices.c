@@ -162,9 +162,9 @@ int main(void)
 	int num = 0;
 
 	/*
-	 * NULL means the library could not even look (ENOSYS: the kernel's verbs
-	 * interface is missing, usually because ib_uverbs is not loaded). A list
-	 * with zero entries means it looked and found none.
+	 * NULL means the library could not even look (ENOSYS: no RDMA support in
+	 * the kernel, or its RDMA modules are not loaded). A list with zero
+	 * entries means it looked and found none.
 	 */
 	struct ibv_device **list = ibv_get_device_list(&num);
 	if (!list) {

@@ -32,14 +32,20 @@ static struct ibv_sge sge_at(struct ibv_mr *mr, size_t offset, uint32_t len)
 				 .lkey = mr->lkey };
 }
 
-/* Wait for one completion on cq; stop the program if it failed. */
+/*
+ * Wait for one completion on cq; stop the program if it failed. byte_len is
+ * defined for receives and RDMA READs, not for SEND or WRITE completions.
+ */
 static void expect(struct ibv_cq *cq, const char *what)
 {
 	struct ibv_wc wc;
 
 	if (wait_completion(cq, &wc))
 		exit(1);
-	printf("  %s completed: %" PRIu32 " bytes\n", what, wc.byte_len);
+	if (wc.opcode == IBV_WC_RECV || wc.opcode == IBV_WC_RDMA_READ)
+		printf("  %s completed: %" PRIu32 " bytes\n", what, wc.byte_len);
+	else
+		printf("  %s completed\n", what);
 }
 
 int main(int argc, char *argv[])

@@ -57,7 +57,8 @@ int main(int argc, char *argv[])
 	       ", rkey 0x%08" PRIx32 "\n",
 	       mr->length, (uint64_t)(uintptr_t)mr->addr, mr->lkey, mr->rkey);
 
-	/* The same pages may be registered twice; this request must fail. */
+	/* The same pages may be registered again, but not with remote write and
+	 * no local write: this request must fail. */
 	struct ibv_mr *bad = ibv_reg_mr(pd, buf, BUF_SIZE, IBV_ACCESS_REMOTE_WRITE);
 	if (bad) {
 		fprintf(stderr, "REMOTE_WRITE without LOCAL_WRITE was accepted\n");

@@ -37,7 +37,7 @@ static struct ibv_qp *create(struct ibv_pd *pd, struct ibv_cq *cq,
 	struct ibv_qp *qp = ibv_create_qp(pd, &init);
 
 	if (!qp) {
-		printf("%s: ibv_create_qp failed (%s)\n", name, strerror(errno));
+		fprintf(stderr, "%s: ibv_create_qp failed (%s)\n", name, strerror(errno));
 		return NULL;
 	}
 	/* ibv_create_qp() wrote the granted sizes back into init.cap. */
@@ -61,8 +61,8 @@ int main(int argc, char *argv[])
 		die_rc("ibv_query_device", rc);
 	printf("device %s: at most %d WRs per queue, %d SGEs per request\n",
 	       device_name(ctx), da.max_qp_wr, da.max_sge);
-	printf("asking each QP for %" PRIu32 " WRs, %" PRIu32 " SGEs and %" PRIu32
-	       " inline bytes per queue\n",
+	printf("asking each QP for %" PRIu32 " WRs per queue, %" PRIu32 " SGEs per request"
+	       " and %" PRIu32 " inline bytes per send\n",
 	       wanted.max_send_wr, wanted.max_send_sge, wanted.max_inline_data);
 
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);

@@ -8,10 +8,8 @@ const option = (args: string[], name: string) => args.filter((_, i) => args[i - 
 describe("QEMU's command line", () => {
   it("keeps every network inside the machine: user networking restricted, or a socket on 127.0.0.1", () => {
     expect(option(qemuArgs(base, agent), "-netdev")).toEqual(["user,id=wire,restrict=on"]);
-    const listen = qemuArgs({ ...base, network: { kind: "wire", role: "listen", port: 4000 } }, agent);
-    const connect = qemuArgs({ ...base, index: 2, network: { kind: "wire", role: "connect", port: 4000 } }, agent);
-    expect(option(listen, "-netdev")).toEqual(["socket,id=wire,listen=127.0.0.1:4000"]);
-    expect(option(connect, "-netdev")).toEqual(["socket,id=wire,connect=127.0.0.1:4000"]);
+    const wire = qemuArgs({ ...base, network: { kind: "wire", port: 4000, peerPort: 4001 } }, agent);
+    expect(option(wire, "-netdev")).toEqual(["socket,id=wire,udp=127.0.0.1:4001,localaddr=127.0.0.1:4000"]);
   });
 
   it("emulates (TCG), shares the host's root read-only and gives each VM its own address", () => {
