@@ -71,8 +71,8 @@ static struct wire_options parse(int argc, char *argv[])
 		o.common.host = argv[optind++];
 	if (optind < argc || o.size == 0 || o.count == 0 || o.count > 1024)
 		usage(argv[0]);
-	if (o.recvs < 0)
-		o.recvs = o.send ? (int)o.count : 0;
+	if (o.recvs < 0) /* only the server receives */
+		o.recvs = o.send && !o.common.host ? (int)o.count : 0;
 	return o;
 }
 

@@ -8,7 +8,7 @@
  * The QP is connected to itself, so one process and one device suffice.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 verbs_syscalls.c course.c -o verbs_syscalls -libverbs
- * Run:   strace -qq -P /dev/infiniband/uverbs0 ./verbs_syscalls [device]
+ * Run:   strace -qq -s 0 -P /dev/infiniband/uverbs0 ./verbs_syscalls [device]
  */
 #define _POSIX_C_SOURCE 200809L /* dprintf */
 
@@ -74,7 +74,7 @@ int main(int argc, char *argv[])
 	if (!qp)
 		die("ibv_create_qp");
 
-	step("ibv_modify_qp to INIT, RTR, RTS (ibv_query_device and ibv_query_port on the way)");
+	step("ibv_modify_qp to INIT, RTR, RTS (ibv_query_port, ibv_query_device, ibv_query_gid_ex on the way)");
 	struct conn_info me;
 	local_info(qp, COURSE_IB_PORT, gid, mr, &me);
 	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
