@@ -89,6 +89,15 @@ describe("RDMA 101", () => {
     }
   });
 
+  it("refers only to figures and tables that the lesson itself numbers (numbering is per page)", () => {
+    for (const url of lessonUrls()) {
+      const body = loadPage(url).querySelector(".lesson-body")!;
+      const numbered = new Set([...body.querySelectorAll(".caption-number")].map((c) => c.textContent!.replace(/\.$/, "")));
+      const text = [...body.querySelectorAll("p, li, td")].filter((el) => !el.closest("figcaption, pre")).map((el) => el.textContent).join(" ");
+      for (const [ref] of text.matchAll(/\b(?:Figure|Table) \d+/g)) expect(numbered, `${url} mentions ${ref}`).toContain(ref);
+    }
+  });
+
   it("answers every /RDMA101/ address with a redirect to an existing page", () => {
     const urls = ["/rdma101/", "/rdma101/glossary/", ...lessonUrls()];
     for (const url of urls) {

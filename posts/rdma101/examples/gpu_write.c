@@ -11,8 +11,8 @@
  * are both in GPU memory, registered through dma-buf when the GPU offers it,
  * else through nvidia-peermem. A producer on a CUDA stream fills src; the CPU
  * waits for the stream's event before it posts a WRITE with immediate from
- * src to dst; when the receive completes, the CPU makes remote writes visible
- * to the GPU if the platform needs it, and only then enqueues the consumer.
+ * src to dst; only when the receive has completed does the CPU enqueue the
+ * consumer of dst.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 gpu_write.c course.c -o gpu_write \
  *            -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcudart -libverbs
@@ -60,7 +60,9 @@ static void *driver_fn(const char *name)
  * Register len bytes of GPU memory at ptr with the NIC. The dma-buf path
  * asks CUDA for a dma-buf file descriptor that describes the range and hands
  * it to ibv_reg_dmabuf_mr; the older path gives ibv_reg_mr the GPU virtual
- * address and relies on the nvidia-peermem module to resolve it.
+ * address and relies on the nvidia-peermem module, which resolves it through
+ * the driver's nvidia_p2p API. The export wants a page-aligned range: this
+ * program exports whole cudaMalloc allocations, and says so if it is refused.
  */
 static struct ibv_mr *register_gpu(struct ibv_pd *pd, void *ptr, size_t len, int cuda_dev)
 {
@@ -70,13 +72,18 @@ static struct ibv_mr *register_gpu(struct ibv_pd *pd, void *ptr, size_t len, int
 	PFN_cuMemGetHandleForAddressRange_v11070 get_handle =
 		driver_fn("cuMemGetHandleForAddressRange");
 	CUdevice device;
-	int dmabuf = 0, fd = -1;
+	CUresult rc;
+	int dmabuf = 0, p2p = 0, fd = -1;
 
 	if (get_device(&device, cuda_dev) != CUDA_SUCCESS ||
 	    get_attribute(&dmabuf, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, device) != CUDA_SUCCESS)
 		dmabuf = 0;
-	if (dmabuf && get_handle(&fd, (CUdeviceptr)(uintptr_t)ptr, len,
-				 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0) == CUDA_SUCCESS) {
+	if (!dmabuf) {
+		fprintf(stderr, "CUDA device %d cannot export dma-bufs; trying ibv_reg_mr\n", cuda_dev);
+	} else if ((rc = get_handle(&fd, (CUdeviceptr)(uintptr_t)ptr, len,
+				    CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0)) != CUDA_SUCCESS) {
+		fprintf(stderr, "cuMemGetHandleForAddressRange: CUresult %d; trying ibv_reg_mr\n", (int)rc);
+	} else {
 		/* Offset 0 in the dma-buf; iova = the GPU address, so rkey users can use it. */
 		struct ibv_mr *mr = ibv_reg_dmabuf_mr(pd, 0, len, (uintptr_t)ptr, fd, access);
 		int err = errno;
@@ -87,6 +94,13 @@ static struct ibv_mr *register_gpu(struct ibv_pd *pd, void *ptr, size_t len, int
 			return mr;
 		}
 		fprintf(stderr, "ibv_reg_dmabuf_mr: %s; trying ibv_reg_mr\n", strerror(err));
+	}
+	/* This attribute reports the nvidia_p2p API that nvidia-peermem is built on. */
+	check(cudaDeviceGetAttribute(&p2p, cudaDevAttrGPUDirectRDMASupported, cuda_dev),
+	      "cudaDeviceGetAttribute");
+	if (!p2p) {
+		fprintf(stderr, "CUDA device %d has no nvidia_p2p support for ibv_reg_mr either\n", cuda_dev);
+		exit(1);
 	}
 	struct ibv_mr *mr = ibv_reg_mr(pd, ptr, len, access);
 	if (!mr)
@@ -119,20 +133,20 @@ static void produce_then_post(cudaStream_t stream, void *src, void *dst, struct 
 		.send_flags = IBV_SEND_SIGNALED,
 		/* The iova, not dst_mr->addr: for a dma-buf MR that holds the offset. */
 		.wr.rdma = { .remote_addr = (uintptr_t)dst, .rkey = dst_mr->rkey },
-	}, *bad_wr = NULL;
-	int rc = ibv_post_send(qp, &wr, &bad_wr);
-	if (rc)
-		die_rc("ibv_post_send", rc);
+	};
+	post_send_or_die(qp, &wr);
 	printf("event complete: WRITE with immediate posted\n");
 }
 
 /*
- * Receiver: the CPU has seen the completion, but the GPU may not yet see
- * every byte the NIC wrote. Flush if the device says remote writes are not
- * ordered for it, then put the consumer on the stream.
+ * Receiver: the CPU has seen the receive completion, so the NIC has finished
+ * writing dst. CUDA work the CPU submits from now on sees those bytes
+ * (NVIDIA's GPUDirect RDMA guide, "Synchronization and Memory Ordering").
+ * GPU work queued earlier, or a kernel already running, is ordered only as
+ * far as the attribute printed here says; it would need a flush.
  */
-static void make_visible_then_consume(int cuda_dev, cudaStream_t stream, const void *dst,
-				      unsigned char *host)
+static void consume_after_completion(int cuda_dev, cudaStream_t stream, const void *dst,
+				     unsigned char *host)
 {
 	int ordering = 0, options = 0;
 
@@ -140,17 +154,11 @@ static void make_visible_then_consume(int cuda_dev, cudaStream_t stream, const v
 	      "cudaDeviceGetAttribute");
 	check(cudaDeviceGetAttribute(&options, cudaDevAttrGPUDirectRDMAFlushWritesOptions, cuda_dev),
 	      "cudaDeviceGetAttribute");
-	if (ordering >= cudaGPUDirectRDMAWritesOrderingOwner) {
-		printf("this GPU orders remote writes for its own consumers: no flush needed\n");
-	} else if (options & cudaFlushGPUDirectRDMAWritesOptionHost) {
-		check(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
-							 cudaFlushGPUDirectRDMAWritesToOwner),
-		      "cudaDeviceFlushGPUDirectRDMAWrites");
-		printf("remote writes flushed to the GPU\n");
-	} else {
-		fprintf(stderr, "remote writes are unordered and cannot be flushed here\n");
-		exit(1);
-	}
+	printf("remote writes without a flush: ordered for %s; cudaDeviceFlushGPUDirectRDMAWrites %s\n",
+	       ordering >= cudaGPUDirectRDMAWritesOrderingAllDevices ? "every GPU" :
+	       ordering >= cudaGPUDirectRDMAWritesOrderingOwner ? "this GPU" : "no GPU",
+	       options & cudaFlushGPUDirectRDMAWritesOptionHost ? "available" : "not available");
+	/* Submitted only now, after the completion: the copy reads what the NIC wrote. */
 	check(cudaMemcpyAsync(host, dst, LEN, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
 	check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 	for (size_t i = 0; i < LEN; i++)
@@ -176,13 +184,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	int gdr = 0;
 	check(cudaSetDevice(cuda_dev), "cudaSetDevice");
-	check(cudaDeviceGetAttribute(&gdr, cudaDevAttrGPUDirectRDMASupported, cuda_dev),
-	      "cudaDeviceGetAttribute");
-	printf("CUDA device %d: GPUDirect RDMA %s\n", cuda_dev, gdr ? "supported" : "not supported");
-	if (!gdr)
-		return 1;
 
 	struct ibv_context *ctx = open_device(dev);
 	int gid_index = choose_gid(ctx, COURSE_IB_PORT, gid_arg);
@@ -215,8 +217,9 @@ int main(int argc, char **argv)
 	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &me); /* connected to itself */
 	qp_to_rts(qp, &me, &me);
 	struct ibv_recv_wr rwr = { .wr_id = 2, .num_sge = 0 }, *bad_rwr = NULL;
-	if (ibv_post_recv(qp, &rwr, &bad_rwr))
-		die("ibv_post_recv");
+	int rc = ibv_post_recv(qp, &rwr, &bad_rwr);
+	if (rc)
+		die_rc("ibv_post_recv", rc);
 
 	produce_then_post(stream, src, dst, qp, src_mr, dst_mr);
 	struct ibv_wc wc;
@@ -225,16 +228,17 @@ int main(int argc, char **argv)
 			return 1;
 	printf("completions seen by the CPU: src may be reused, dst has arrived\n");
 	check(cudaMemsetAsync(src, 0, LEN, stream), "cudaMemsetAsync"); /* safe only now */
-	make_visible_then_consume(cuda_dev, stream, dst, host);
+	consume_after_completion(cuda_dev, stream, dst, host);
 
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(dst_mr) || ibv_dereg_mr(src_mr) ||
-	    ibv_dealloc_pd(pd))
-		die("releasing resources");
+	release_all(qp, cq, dst_mr, NULL, NULL);
+	if ((rc = ibv_dereg_mr(src_mr))) /* the second region, before its PD */
+		die_rc("ibv_dereg_mr", rc);
+	release_all(NULL, NULL, NULL, pd, NULL);
+	/* GPU memory is freed only once no MR refers to it. */
 	check(cudaStreamDestroy(stream), "cudaStreamDestroy");
 	check(cudaFreeHost(host), "cudaFreeHost");
 	check(cudaFree(dst), "cudaFree");
 	check(cudaFree(src), "cudaFree");
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
+	release_all(NULL, NULL, NULL, NULL, ctx);
 	return 0;
 }

@@ -41,6 +41,7 @@
 #define NDIM 5
 #define MAX_RANGES (MAX_LAYERS * POOL_BLOCKS * 2)
 #define FREE_BYTE 0xee  /* what the server's unreserved blocks hold */
+#define CTL_WORDS (1 + POOL_BLOCKS) /* a control message: a count, then block numbers */
 
 /* A strided view of part of the pool: what a framework calls a tensor. */
 struct tensor {
@@ -206,13 +207,13 @@ static size_t parse_blocks(const char *s, uint32_t *blocks)
 
 	while (*s && n < POOL_BLOCKS) {
 		unsigned long b = strtoul(s, &end, 10);
-		if (end == s || b >= POOL_BLOCKS || seen & 1u << b)
+		if (end == s || b >= POOL_BLOCKS || seen & 1u << b || (*end && *end != ','))
 			return 0;
 		seen |= 1u << b;
 		blocks[n++] = (uint32_t)b;
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return 0;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return 0; /* a trailing comma */
 	}
 	return *s ? 0 : n;
 }
@@ -225,41 +226,46 @@ static void print_blocks(const char *label, const uint32_t *blocks, size_t n)
 	printf("\n");
 }
 
-/* Control messages are arrays of big-endian uint32: a count, then block numbers. */
+/*
+ * Control messages are arrays of big-endian uint32: a count, then block
+ * numbers. The control MR has two halves, one that receives and one that
+ * sends, so that a message being sent never shares bytes with a posted receive.
+ */
+static uint32_t *ctl_in(struct ibv_mr *ctl) { return ctl->addr; }
+static uint32_t *ctl_out(struct ibv_mr *ctl) { return ctl_in(ctl) + CTL_WORDS; }
+
+static void post_recv_or_die(struct ibv_qp *qp, struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad_wr = NULL;
+	int rc = ibv_post_recv(qp, wr, &bad_wr);
+	if (rc)
+		die_rc("ibv_post_recv", rc);
+}
+
 static void post_ctl_recv(struct ibv_qp *qp, struct ibv_mr *ctl)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)ctl->addr, .length = (uint32_t)ctl->length,
+	struct ibv_sge sge = { .addr = (uintptr_t)ctl_in(ctl), .length = CTL_WORDS * 4,
 			       .lkey = ctl->lkey };
-	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad_wr = NULL;
-	if (ibv_post_recv(qp, &wr, &bad_wr))
-		die("ibv_post_recv");
+	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+	post_recv_or_die(qp, &wr);
 }
 
 /* A receive with no buffer: it only waits for the notice's immediate value. */
 static void post_notice_recv(struct ibv_qp *qp)
 {
-	struct ibv_recv_wr wr = { .wr_id = 2, .num_sge = 0 }, *bad_wr = NULL;
-	if (ibv_post_recv(qp, &wr, &bad_wr))
-		die("ibv_post_recv");
-}
-
-static void post(struct ibv_qp *qp, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad_wr = NULL;
-	int rc = ibv_post_send(qp, wr, &bad_wr);
-	if (rc)
-		die_rc("ibv_post_send", rc);
+	struct ibv_recv_wr wr = { .wr_id = 2, .num_sge = 0 };
+	post_recv_or_die(qp, &wr);
 }
 
 /* Unsignalled: its send-queue slot is freed by the next signalled completion. */
 static void send_ctl(struct ibv_qp *qp, struct ibv_mr *ctl, const uint32_t *words, size_t n)
 {
-	uint32_t *msg = ctl->addr;
+	uint32_t *msg = ctl_out(ctl);
 	for (size_t i = 0; i < n; i++)
 		msg[i] = htonl(words[i]);
 	struct ibv_sge sge = { .addr = (uintptr_t)msg, .length = (uint32_t)(n * 4), .lkey = ctl->lkey };
 	struct ibv_send_wr wr = { .wr_id = 3, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND };
-	post(qp, &wr);
+	post_send_or_die(qp, &wr);
 }
 
 static void wait_for(struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
@@ -287,7 +293,11 @@ static void server(const struct config *c, struct ibv_qp *qp, struct ibv_cq *cq,
 	size_t n = 0;
 
 	wait_for(cq, IBV_WC_RECV, &wc);
-	uint32_t want = ntohl(((uint32_t *)ctl->addr)[0]);
+	if (wc.byte_len != 4) {
+		printf("a malformed request (%" PRIu32 " bytes)\n", wc.byte_len);
+		exit(1);
+	}
+	uint32_t want = ntohl(ctl_in(ctl)[0]);
 	for (uint32_t b = 0; b < POOL_BLOCKS && n < want; b++) {
 		int busy = 0;
 		for (size_t u = 0; u < n_used; u++)
@@ -324,11 +334,14 @@ static void client(const struct config *c, struct ibv_qp *qp, struct ibv_cq *cq,
 
 	send_ctl(qp, ctl, &count, 1);
 	wait_for(cq, IBV_WC_RECV, &wc);
-	const uint32_t *msg = ctl->addr;
-	if (ntohl(msg[0]) != n)
+	const uint32_t *msg = ctl_in(ctl);
+	int bad = wc.byte_len != 4 * (1 + n) || ntohl(msg[0]) != n;
+	for (size_t j = 0; j < n && !bad; j++)
+		bad = (dst[j] = ntohl(msg[1 + j])) >= POOL_BLOCKS;
+	if (bad) {
+		printf("a malformed reply from the server\n");
 		exit(1);
-	for (size_t j = 0; j < n; j++)
-		dst[j] = ntohl(msg[1 + j]);
+	}
 	print_blocks("client: the server reserved blocks", dst, n);
 
 	size_t pieces, ranges = build_ranges(c, blocks, dst, n, r, &pieces);
@@ -356,7 +369,7 @@ static void client(const struct config *c, struct ibv_qp *qp, struct ibv_cq *cq,
 		.wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey },
 	};
 	double start = now_us();
-	post(qp, wr); /* one call for the whole list */
+	post_send_or_die(qp, wr); /* one call for the whole list */
 	wait_for(cq, IBV_WC_RDMA_WRITE, &wc);
 	printf("client: %" PRIu64 " bytes in %zu WRITEs + 1 notice, completed in %.0f us (Soft-RoCE: software numbers)\n",
 	       bytes, ranges, now_us() - start);
@@ -410,7 +423,7 @@ int main(int argc, char **argv)
 				       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!mr)
 		die("ibv_reg_mr (pool)");
-	size_t ctl_len = (1 + POOL_BLOCKS) * sizeof(uint32_t);
+	size_t ctl_len = 2 * CTL_WORDS * sizeof(uint32_t);
 	void *ctl_buf = alloc_buffer(ctl_len);
 	struct ibv_mr *ctl = ibv_reg_mr(pd, ctl_buf, ctl_len, IBV_ACCESS_LOCAL_WRITE);
 	if (!ctl)
@@ -428,14 +441,9 @@ int main(int argc, char **argv)
 		die("ibv_create_qp");
 
 	qp_to_init(qp, COURSE_IB_PORT, IBV_ACCESS_REMOTE_WRITE);
-	int sock = host ? tcp_connect(host, port) : tcp_listen_accept(port);
-	struct conn_info me, peer;
-	local_info(qp, COURSE_IB_PORT, gid_index, mr, &me);
-	exchange_info(sock, &me, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid_index, &me, &peer);
-	qp_to_rts(qp, &me, &peer);
 	post_ctl_recv(qp, ctl); /* the request (server) or the reply (client) */
-	tcp_barrier(sock);
+	struct conn_info me, peer;
+	int sock = connect_qp(qp, COURSE_IB_PORT, gid_index, mr, host, port, &me, &peer);
 
 	if (host) {
 		print_blocks("client: the request's KV is in blocks", blocks, n);
@@ -447,12 +455,12 @@ int main(int argc, char **argv)
 	printf("done\n");
 
 	close(sock);
-	if (ibv_destroy_qp(qp) || ibv_destroy_cq(cq) || ibv_dereg_mr(ctl) || ibv_dereg_mr(mr) ||
-	    ibv_dealloc_pd(pd))
-		die("releasing resources");
+	release_all(qp, cq, mr, NULL, NULL);
+	int rc = ibv_dereg_mr(ctl); /* the second region, before its PD */
+	if (rc)
+		die_rc("ibv_dereg_mr", rc);
+	release_all(NULL, NULL, NULL, pd, ctx);
 	free(ctl_buf);
 	free(pool);
-	if (ibv_close_device(ctx))
-		die("ibv_close_device");
 	return 0;
 }
