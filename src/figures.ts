@@ -10,6 +10,7 @@ import type UserConfig from "@11ty/eleventy/UserConfig";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
 import { figureSchema } from "./schemas.ts";
+import { SCOPE } from "./scope.ts";
 import { href, routes } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -79,7 +80,7 @@ export function figureHtml(svg: string, name: string, caption: string): string {
   published.set(url, standaloneSvg(svg));
   // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
   // named by its caption.
-  const captionId = `figure-${name}-${hash}`;
+  const captionId = `${SCOPE.id}figure-${name}-${hash}`;
   const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
   const inline = svg.replace(/^<svg\b/, `<svg data-file="${escapeHtml(href(url))}"`).replace(/\n\s*/g, " ");
   return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;

@@ -1,7 +1,8 @@
 // The Markdown renderer for posts and lessons. Everything is decided at build time: heading ids
 // (not an HTML transform, which would cost most of a large build), code highlighting (Prism), math
 // (KaTeX), callouts, numbered tables and figures, footnotes, and links under the path prefix. Its
-// labels ("Note", "Table 1") are UI strings in the page's language.
+// labels ("Note", "Table 1") are UI strings in the page's language. Ids, heading levels and what
+// else a page showing several lessons changes are written as placeholders (./scope.ts).
 import MarkdownIt, { type PluginWithParams } from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import anchor from "markdown-it-anchor";
@@ -17,6 +18,8 @@ import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
+import { isLessonFile } from "./course.ts";
+import { inScope, keepScoped, OWN_PAGE, SCOPE } from "./scope.ts";
 import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
@@ -72,12 +75,15 @@ function addContainers(md: MarkdownIt): void {
   md.use(container, "takeaways", {
     render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
       tokens[idx]!.nesting === 1
-        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">${label(env, "markdown.takeaways")}</h2>\n`
+        ? `<section class="takeaways" aria-labelledby="${SCOPE.id}key-takeaways">\n<h${SCOPE.level}2 id="${SCOPE.id}key-takeaways">${label(env, "markdown.takeaways")}</h${SCOPE.level}2>\n`
         : "</section>\n",
   });
   md.use(container, "answer", {
     render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
-      tokens[idx]!.nesting === 1 ? `<details class="answer">\n<summary>${label(env, "markdown.answer")}</summary>\n` : "</details>\n",
+      tokens[idx]!.nesting === 1
+        ? // Paper cannot be clicked: printed, the answer is labelled, not offered.
+          `<details class="answer"${SCOPE.open}>\n<summary><span class="screen-only">${label(env, "markdown.answer")}</span><span class="print-only">${label(env, "markdown.answerPrinted")}</span></summary>\n`
+        : "</details>\n",
   });
   md.use(container, "table", {
     validate: (info: string) => containerArgs("table", info) !== null,
@@ -86,7 +92,7 @@ function addContainers(md: MarkdownIt): void {
       if (token.nesting !== 1) return "</div>\n</figure>\n";
       const name = t(renderedLang(env), "markdown.table", { number: token.meta.number as number });
       const caption = containerArgs("table", token.info) ?? "";
-      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${escapeHtml(name)}">\n`;
+      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${SCOPE.label}${escapeHtml(name)}">\n`;
     },
   });
   // Number tables in the order they appear, once per render (a page is one render).
@@ -128,12 +134,23 @@ function checkMath(md: MarkdownIt): void {
   }
 }
 
+/** Heading levels as placeholders, after the anchors (which read the levels) are in place. */
+function scopeHeadings(md: MarkdownIt): void {
+  md.core.ruler.push("scope-headings", (state) => {
+    for (const token of state.tokens) if (token.type === "heading_open" || token.type === "heading_close") token.tag = `h${SCOPE.level}${token.tag.slice(1)}`;
+  });
+  // Footnotes are numbered per render: their ids too need the scope (fn1 → fn<scope>1).
+  md.renderer.rules.footnote_anchor_name = (tokens, idx) => `${SCOPE.id}${(tokens[idx]!.meta.id as number) + 1}`;
+}
+
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     const token = tokens[idx]!;
     const target = token.attrGet("href") ?? "";
     if (/^https?:\/\//.test(target)) token.attrSet("rel", "noopener");
+    // A fragment names an id of this render (heading self-links carry the placeholder already).
+    else if (target.startsWith("#")) token.attrSet("href", `#${SCOPE.id}${target.slice(1).replace(SCOPE.id, "")}`);
     else token.attrSet("href", href(target));
     return self.renderToken(tokens, idx, options);
   };
@@ -143,20 +160,25 @@ export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
   md.use(anchor, {
     level: [2, 3, 4],
-    slugify: headingSlug,
+    slugify: (text: string) => `${SCOPE.id}${headingSlug(text)}`,
     permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: "heading-link" }),
   });
   md.use(footnote);
+  scopeHeadings(md);
   md.use(katex, { throwOnError: false });
   checkMath(md);
   addContainers(md);
   addCodeBlocks(md);
   addLinks(md);
-  // Figures come from directives, rendered one by one: number them once the page is whole.
+  // Figures come from directives, rendered one by one: number them once the page is whole. A
+  // lesson's render is kept with its placeholders, for the page that shows the whole course.
   const render = md.render.bind(md);
   md.render = (source, env) => {
     let figures = 0;
-    return render(source, env).replaceAll(FIGURE_NUMBER, () => captionNumber(env, t(renderedLang(env), "markdown.figure", { number: ++figures })));
+    const html = render(source, env).replaceAll(FIGURE_NUMBER, () => captionNumber(env, t(renderedLang(env), "markdown.figure", { number: ++figures })));
+    const file = renderedFile(env);
+    if (isLessonFile(file)) keepScoped(file, html);
+    return inScope(html, OWN_PAGE);
   };
   return md;
 }

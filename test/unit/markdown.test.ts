@@ -44,7 +44,8 @@ describe("markdown", () => {
     expect(html).toContain('<div class="callout callout-warning" role="note">\n<p class="callout-title">Warning: Pinned memory</p>');
     expect(html).toContain("<strong>bold</strong>");
     expect(html).toContain('<section class="takeaways" aria-labelledby="key-takeaways">');
-    expect(html).toMatch(/<details class="answer">\n<summary>Show answer<\/summary>\n<p>A\.<\/p>\n<\/details>/);
+    // Closed on screen; labelled as an answer, not an offer, on paper.
+    expect(html).toMatch(/<details class="answer">\n<summary><span class="screen-only">Show answer<\/span><span class="print-only">Answer<\/span><\/summary>\n<p>A\.<\/p>\n<\/details>/);
   });
 
   it("numbers tables and figures in page order, per page", () => {
@@ -61,7 +62,7 @@ describe("markdown", () => {
     expect(zh).toContain('<p class="callout-title">注意</p>');
     expect(zh).toContain('<p class="callout-title">提示：标题</p>');
     expect(zh).toContain("<h2 id=\"key-takeaways\">要点</h2>");
-    expect(zh).toContain("<summary>显示答案</summary>");
+    expect(zh).toContain('<summary><span class="screen-only">显示答案</span><span class="print-only">答案</span></summary>');
     expect(zh).toContain('<span class="caption-number">表 1</span>');
     expect(zh).toContain('<span class="caption-number">图 1</span>');
     expect(md.render(source)).toContain('<p class="callout-title">Note</p>');
