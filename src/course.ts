@@ -175,9 +175,9 @@ export class Syllabus extends Index<Lesson> {
     return this.byKey(ref, DEFAULT_LANGUAGE);
   }
 
-  /** Every page of the course: its home, the glossary and each lesson. */
+  /** Every page of the course: its home, the glossary, the labs, the print page and each lesson. */
   pageUrls(): string[] {
-    return [routes.course(), routes.glossary(), ...this.all.map((l) => l.url)];
+    return [routes.course(), routes.glossary(), routes.courseLabs(), routes.coursePrint(), ...this.all.map((l) => l.url)];
   }
 
   /** Earlier lesson addresses (a lesson's `formerly`), each sent to the lesson that replaced it. */

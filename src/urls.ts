@@ -33,6 +33,10 @@ export const routes = {
   course: () => COURSE,
   lesson: (part: string, lesson: string) => `${COURSE}${part}/${lesson}/`,
   glossary: (id?: string) => `${COURSE}glossary/${id ? `#${id}` : ""}`,
+  /** Every lesson on one page, for print. */
+  coursePrint: () => `${COURSE}print/`,
+  /** Every lab run of the course, with what it needs and prints. */
+  courseLabs: () => `${COURSE}labs/`,
   courseFeed: () => `${COURSE}feed.xml`,
   examples: () => `${COURSE}examples/`,
   example: (file: string) => `${COURSE}examples/${file}`,
@@ -65,6 +69,8 @@ export const pageRoutes: Partial<Record<RouteName, (lang: Lang) => string>> = {
   publications: routes.publications,
   course: () => routes.course(),
   glossary: () => routes.glossary(),
+  coursePrint: () => routes.coursePrint(),
+  courseLabs: () => routes.courseLabs(),
   notFound: routes.notFound,
   sitemap: routes.sitemap,
   robots: routes.robots,

@@ -66,7 +66,7 @@ describe("course order and numbering", () => {
     const syllabus = new Syllabus(parts);
     expect(syllabus.byRef("basics/b").number).toBe("1.2");
     expect(errorOf(() => syllabus.byRef("basics/zzz"))).toBe("lesson 'basics/zzz': none in language 'en'");
-    expect(syllabus.pageUrls()).toEqual([routes.course(), routes.glossary(), ...lessons.map((l) => l.url)]);
+    expect(syllabus.pageUrls()).toEqual([routes.course(), routes.glossary(), routes.courseLabs(), routes.coursePrint(), ...lessons.map((l) => l.url)]);
   });
 
   it("takes a lesson's address from its part and lesson folder names", () => {
