@@ -65,5 +65,9 @@ export default function i18n(config: UserConfig): void {
   config.on("eleventy.before", () => (tables = undefined));
   config.addWatchTarget(`${STRINGS_DIR}/`);
   config.addFilter("t", (key: string, lang: Lang, params?: Params) => t(lang, key, params));
+  // A string whose placeholders named in `code` are filled in as <code>: commands, patterns.
+  config.addFilter("tCode", (key: string, lang: Lang, code: Record<string, string | number>, params?: Params) =>
+    tHtml(lang, key, Object.fromEntries(Object.entries(code).map(([name, value]) => [name, `<code>${escapeHtml(String(value))}</code>`])), params),
+  );
   config.addGlobalData("languages", () => LANGUAGE_CODES);
 }

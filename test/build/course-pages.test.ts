@@ -1,7 +1,10 @@
 // RDMA 101's pages that gather the lessons: the whole course on one page (for print), the labs,
 // and the where-to-look index.
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadPage } from "../support/site.ts";
+import { loadRun, runIds } from "../../src/lab/runs.ts";
+import { parseTranscript } from "../../src/lab/transcript.ts";
+import { fileFor, loadPage } from "../support/site.ts";
 
 const home = () => loadPage("/rdma101/");
 const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
@@ -44,5 +47,58 @@ describe("RDMA 101 on one page, for print", () => {
       const toLessons = [...body.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")!).filter((href) => urls.has(href.split("#")[0]!));
       expect(toLessons, url).toEqual([]);
     }
+  });
+});
+
+/** Every link on a page to a course page resolves: the page exists, and so does the id a fragment names. */
+function unresolvedLinks(url: string): string[] {
+  const doc = loadPage(url);
+  const ownIds = new Set(idsOf(doc));
+  return [...doc.querySelectorAll("a[href]")].flatMap((a) => {
+    const href = a.getAttribute("href")!;
+    const [path, fragment] = href.split("#") as [string, string | undefined];
+    if (path === "") return ownIds.has(decodeURIComponent(fragment!)) ? [] : [href];
+    if (!path.startsWith("/rdma101/")) return [];
+    if (!existsSync(fileFor(path))) return [href];
+    return fragment === undefined || loadPage(path).getElementById(decodeURIComponent(fragment)) ? [] : [href];
+  });
+}
+
+describe("the labs page", () => {
+  const labs = () => loadPage("/rdma101/labs/");
+
+  it("lists every lab run, under the lesson its manifest names, in course order", () => {
+    const doc = labs();
+    const ids = runIds();
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const section = doc.getElementById(`lab-${id}`)?.closest("section.lab");
+      expect(section, id).toBeTruthy();
+      const lessonLink = section!.closest("section.lab-lesson")!.querySelector("h2 a")!.getAttribute("href");
+      expect(lessonLink, id).toBe(`/rdma101/${loadRun(id).lesson}/`);
+      expect(section!.textContent, id).toContain(`lab:capture ${id}`);
+    }
+    const order = [...doc.querySelectorAll("section.lab-lesson h2 a")].map((a) => a.getAttribute("href")!);
+    expect(order).toEqual(lessonUrls().filter((url) => order.includes(url)));
+    expect(doc.querySelectorAll("section.lab").length).toBe(ids.length);
+  });
+
+  it("shows each run's commands and its captured transcript, every step of it", () => {
+    for (const id of runIds()) {
+      const run = loadRun(id);
+      const section = labs().getElementById(`lab-${id}`)!.closest("section.lab")!;
+      const steps = [...section.querySelectorAll(".lab-steps > li")];
+      expect(steps.length, id).toBe(run.steps.length);
+      run.steps.forEach((step, i) => expect(steps[i]!.querySelector("code")!.textContent, `${id} ${step.name}`).toContain(step.run));
+      const stored = parseTranscript(readFileSync(run.transcriptFile, "utf8"), run.transcriptFile);
+      const shown = [...section.querySelectorAll(".lab-output pre")].map((pre) => pre.textContent!);
+      expect(shown.length, id).toBe(stored.length);
+      stored.forEach((s, i) => expect(shown[i], `${id} ${s.name}`).toContain(s.output.trim().split("\n")[0]!));
+    }
+  });
+
+  it("is linked from the course home, and every link on it resolves", () => {
+    expect([...home().querySelectorAll("a")].map((a) => a.getAttribute("href"))).toContain("/rdma101/labs/");
+    expect(unresolvedLinks("/rdma101/labs/")).toEqual([]);
   });
 });

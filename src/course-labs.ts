@@ -1,0 +1,80 @@
+// RDMA 101's labs page (src/pages/rdma101/labs.njk): every lab run of the course, read from its
+// manifest (posts/rdma101/labs/<id>.yaml) and its captured transcript, grouped under the lesson it
+// belongs to in course order. Nothing on the page is a list kept by hand: a new run is a new file.
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import type { Lesson, Syllabus } from "./course.ts";
+import type { Lang } from "./languages.ts";
+import { loadRuns, runFile, type LabRunFile } from "./lab/runs.ts";
+import { withoutRdmaDevice } from "./lab/shell.ts";
+import { vmAddress } from "./lab/vm.ts";
+import { transcriptHtml } from "./transcripts.ts";
+
+/** How a learner runs a whole lab run, as the tests do: the one place that names the command. */
+export const LAB_COMMANDS = {
+  shell: "npm run lab",
+  run: (id: string) => `npm run lab:capture ${id}`,
+};
+
+export interface LabStep {
+  name: string;
+  vm: number;
+  /** The command line exactly as the lab runs it (in a namespace without RDMA devices for a noDevice step). */
+  command: string;
+  noDevice: boolean;
+  /** Printed before the next step starts. */
+  ready?: string;
+  /** What must hold: its exit status and the patterns its output must match. */
+  status: number;
+  output: string[];
+}
+
+export interface Lab {
+  id: string;
+  title: string;
+  vms: number;
+  /** The VMs' addresses, when the run crosses the wire between two. */
+  addresses: string[];
+  command: string;
+  steps: LabStep[];
+  /** Some step is meant to fail (a non-zero exit status is expected). */
+  failsOnPurpose: boolean;
+  /** Some step's output varies between runs more than the normaliser evens out. */
+  varies: boolean;
+}
+
+export interface LessonLabs {
+  lesson: Lesson;
+  labs: Lab[];
+}
+
+export function labOf(run: LabRunFile): Lab {
+  const steps = run.steps.map((s) => {
+    const expected = run.expect[s.name] ?? { status: 0, output: [] };
+    return { name: s.name, vm: s.vm, command: s.noDevice ? withoutRdmaDevice(s.run) : s.run, noDevice: s.noDevice, ready: s.ready, status: expected.status, output: expected.output };
+  });
+  return {
+    id: run.id,
+    title: run.title,
+    vms: run.vms,
+    addresses: run.vms > 1 ? Array.from({ length: run.vms }, (_, i) => vmAddress(i + 1)) : [],
+    command: LAB_COMMANDS.run(run.id),
+    steps,
+    failsOnPurpose: steps.some((s) => s.status !== 0),
+    varies: run.steps.some((s) => s.varies),
+  };
+}
+
+/** Every lab run under its lesson, lessons in course order (a run names an existing lesson: ./lab/runs.ts). */
+export function labsByLesson(syllabus: Syllabus, runs: LabRunFile[] = loadRuns()): { lessons: LessonLabs[]; count: number } {
+  const lessons = syllabus.all.flatMap((lesson) => {
+    const labs = runs.filter((r) => r.lesson === lesson.ref).map(labOf);
+    return labs.length ? [{ lesson, labs }] : [];
+  });
+  return { lessons, count: runs.length };
+}
+
+export default function courseLabs(config: UserConfig): void {
+  config.addFilter("labsByLesson", (syllabus: Syllabus) => labsByLesson(syllabus));
+  config.addFilter("labTranscript", (lab: Lab, lang: Lang) => transcriptHtml(lab.id, undefined, runFile(lab.id), undefined, lang));
+  config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell });
+}
