@@ -16,6 +16,7 @@ import course from "./src/course.ts";
 import examples from "./src/examples.ts";
 import print from "./src/print.ts";
 import courseLabs from "./src/course-labs.ts";
+import lookup from "./src/lookup.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
@@ -37,6 +38,7 @@ export default function (config: UserConfig) {
   config.addPlugin(examples); // the example directive: the course's C programs, published
   config.addPlugin(print); // RDMA 101 on one page, for print: each lesson's ids scoped
   config.addPlugin(courseLabs); // RDMA 101's labs page, from the lab runs and their transcripts
+  config.addPlugin(lookup); // RDMA 101's where-to-look index: names and symptoms → lesson headings
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy

@@ -76,5 +76,5 @@ export function labsByLesson(syllabus: Syllabus, runs: LabRunFile[] = loadRuns()
 export default function courseLabs(config: UserConfig): void {
   config.addFilter("labsByLesson", (syllabus: Syllabus) => labsByLesson(syllabus));
   config.addFilter("labTranscript", (lab: Lab, lang: Lang) => transcriptHtml(lab.id, undefined, runFile(lab.id), undefined, lang));
-  config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell });
+  config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell, run: LAB_COMMANDS.run("RUN-ID") });
 }

@@ -155,6 +155,12 @@ export function buildCourse(entries: LessonEntry[], course: CourseData, courseFi
   return built;
 }
 
+/** A lesson's HTML as its own page shows it, for a page that shows it again (`page`, for the error). */
+export function renderedLesson(lesson: Lesson, page: string): string {
+  if (lesson.item?.content === undefined) throw contentError([`${lesson.file}: (file): not rendered yet when ${page} asked for it (does it import the courseIndex collection?)`]);
+  return lesson.item.content;
+}
+
 export function checkGlossary(terms: GlossaryTerm[], course: Syllabus, file = "_data/glossary.yaml"): void {
   const problems = terms.flatMap((t, i) => (course.hasRef(t.lesson) ? [] : [`${file}: [${i}].lesson: no lesson '${t.lesson}' (term '${t.id}')`]));
   if (problems.length) throw contentError(problems);

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { parsePublications } from "./bibtex.ts";
-import { glossarySchema, courseSchema, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
+import { glossarySchema, courseSchema, lookupSchema, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
 import { contentError, relativeFile, validate } from "./validation.ts";
 import { readYaml } from "./yaml.ts";
 
@@ -17,6 +17,7 @@ const dataSchemas: Record<string, z.ZodType> = {
   education: timelineSchema,
   course: courseSchema,
   glossary: glossarySchema,
+  lookup: lookupSchema,
 };
 
 export function loadYamlData(contents: string, filePath: string): unknown {

@@ -65,9 +65,8 @@ export default function i18n(config: UserConfig): void {
   config.on("eleventy.before", () => (tables = undefined));
   config.addWatchTarget(`${STRINGS_DIR}/`);
   config.addFilter("t", (key: string, lang: Lang, params?: Params) => t(lang, key, params));
-  // A string whose placeholders named in `code` are filled in as <code>: commands, patterns.
-  config.addFilter("tCode", (key: string, lang: Lang, code: Record<string, string | number>, params?: Params) =>
-    tHtml(lang, key, Object.fromEntries(Object.entries(code).map(([name, value]) => [name, `<code>${escapeHtml(String(value))}</code>`])), params),
-  );
+  // A string with some placeholders filled in with markup (already HTML: see the codeHtml filter).
+  config.addFilter("tHtml", (key: string, lang: Lang, html: Record<string, string>, params?: Params) => tHtml(lang, key, html, params));
+  config.addFilter("codeHtml", (text: string | number) => `<code>${escapeHtml(String(text))}</code>`);
   config.addGlobalData("languages", () => LANGUAGE_CODES);
 }

@@ -3,10 +3,9 @@
 // the part's and the lesson's, its answers open, and its links to lessons turned into links within
 // the page, so that the page holds no id twice and every link between lessons still lands.
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import type { Lesson } from "./course.ts";
+import { renderedLesson, type Lesson } from "./course.ts";
 import { inScope, scopedRender, type Scope } from "./scope.ts";
 import { href } from "./urls.ts";
-import { contentError } from "./validation.ts";
 
 /** A lesson's section on the print page: `lesson-2-3`. Every id of the lesson starts with it. */
 export const printedId = (lesson: Pick<Lesson, "number">): string => `lesson-${lesson.number.replace(/\./g, "-")}`;
@@ -28,8 +27,7 @@ export function inPageLinks(html: string, lessons: readonly Pick<Lesson, "number
 
 /** A lesson's body as the print page shows it. */
 export function printedLesson(lesson: Lesson, lessons: readonly Lesson[]): string {
-  if (lesson.item?.content === undefined) throw contentError([`${lesson.file}: (file): not rendered yet when the print page asked for it`]);
-  return inPageLinks(inScope(scopedRender(lesson.file, lesson.item.content), printScope(lesson)), lessons);
+  return inPageLinks(inScope(scopedRender(lesson.file, renderedLesson(lesson, "the print page")), printScope(lesson)), lessons);
 }
 
 export default function print(config: UserConfig): void {

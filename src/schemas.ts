@@ -167,6 +167,28 @@ export const glossarySchema = z
   )
   .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
 
+// _data/lookup.yaml: RDMA 101's "where to look" index: names (APIs and tools; error statuses and
+// symptoms), each at a heading of the lesson that explains it. A name may point at several places.
+const lookupPlace = z.strictObject({
+  name: text,
+  lesson: lessonRef,
+  /** The id of a heading in that lesson (what its address after # names). */
+  heading: slug,
+});
+const lookupList = z
+  .array(lookupPlace)
+  .min(1, "needs at least one entry")
+  .superRefine((places, ctx) => {
+    const seen = new Set<string>();
+    places.forEach((p, i) => {
+      const key = `${p.name}\n${p.lesson}#${p.heading}`;
+      if (seen.has(key)) ctx.addIssue({ code: "custom", message: `'${p.name}' already points at ${p.lesson}#${p.heading}`, path: [i] });
+      seen.add(key);
+    });
+  });
+export const lookupSchema = z.strictObject({ apis: lookupList, symptoms: lookupList });
+export type LookupData = z.output<typeof lookupSchema>;
+
 // Front matter of a blog post (posts/blog/*.md).
 export const postSchema = z
   .strictObject({

@@ -2,6 +2,7 @@
 // and the where-to-look index.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
 import { fileFor, loadPage } from "../support/site.ts";
@@ -100,5 +101,44 @@ describe("the labs page", () => {
   it("is linked from the course home, and every link on it resolves", () => {
     expect([...home().querySelectorAll("a")].map((a) => a.getAttribute("href"))).toContain("/rdma101/labs/");
     expect(unresolvedLinks("/rdma101/labs/")).toEqual([]);
+  });
+});
+
+/** A heading's section: its text and all up to the next heading of its level or above. */
+function sectionText(heading: Element): string {
+  const level = Number(heading.tagName[1]);
+  let text = heading.textContent ?? "";
+  for (let el = heading.nextElementSibling; el && !(/^H[1-6]$/.test(el.tagName) && Number(el.tagName[1]) <= level); el = el.nextElementSibling) text += ` ${el.textContent}`;
+  return text;
+}
+
+describe("the where-to-look index", () => {
+  const glossary = () => loadPage("/rdma101/glossary/");
+  const lists = () => [...glossary().querySelectorAll(".lookup .lookup-list")];
+
+  it("is linked from the course home, lists every place of _data/lookup.yaml, and every link on the glossary resolves", () => {
+    expect([...home().querySelectorAll("a")].map((a) => a.getAttribute("href"))).toContain("/rdma101/glossary/#where-to-look");
+    const data = parse(readFileSync("_data/lookup.yaml", "utf8")) as Record<"apis" | "symptoms", unknown[]>;
+    expect(lists().map((dl) => dl.querySelectorAll("dd a").length)).toEqual([data.apis.length, data.symptoms.length]);
+    const ids = idsOf(glossary());
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(unresolvedLinks("/rdma101/glossary/")).toEqual([]);
+  });
+
+  it("points every name at a heading of a lesson, and every API at a section that mentions it", () => {
+    const urls = lessonUrls();
+    const [apis, symptoms] = lists();
+    for (const dl of [apis!, symptoms!]) {
+      for (const a of dl.querySelectorAll("dd a")) {
+        const [path, id] = a.getAttribute("href")!.split("#") as [string, string];
+        expect(urls, a.getAttribute("href")!).toContain(path);
+        const heading = loadPage(path).getElementById(id);
+        expect(heading?.tagName, a.getAttribute("href")!).toMatch(/^H[2-4]$/);
+        if (dl !== apis) continue;
+        let dt = a.parentElement!.previousElementSibling;
+        while (dt && dt.tagName !== "DT") dt = dt.previousElementSibling;
+        expect(sectionText(heading!), `${dt!.textContent} at ${a.getAttribute("href")}`).toContain(dt!.textContent);
+      }
+    }
   });
 });
