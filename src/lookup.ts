@@ -1,5 +1,6 @@
-// RDMA 101's "where to look" index (on the glossary page): from an API or tool name, or an error
-// status or symptom, to the lesson and heading that explain it. The places come from
+// RDMA 101's "where to look" index (on the glossary page; the labs page shows its devices): from a
+// way to get a device, an API or tool name, or an error status or symptom, to the lesson and heading
+// that explain it. The places come from
 // _data/lookup.yaml (lookupSchema); each is checked against the lesson as rendered, and the
 // heading's own words are shown, so a renamed heading stops the build instead of leaving a dead link.
 import type UserConfig from "@11ty/eleventy/UserConfig";
@@ -23,6 +24,7 @@ export interface LookupEntry {
 }
 
 export interface LookupIndex {
+  devices: LookupEntry[];
   apis: LookupEntry[];
   symptoms: LookupEntry[];
 }
@@ -51,11 +53,17 @@ export function lookupIndex(data: LookupData, syllabus: Syllabus, renderOf: (les
     });
     return [...entries.values()];
   };
-  const index = { apis: group("apis").sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" })), symptoms: group("symptoms") };
+  const index = { devices: group("devices"), apis: group("apis").sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" })), symptoms: group("symptoms") };
   if (problems.length) throw contentError(problems);
   return index;
 }
 
 export default function lookup(config: UserConfig): void {
-  config.addFilter("lookupIndex", (data: LookupData, syllabus: Syllabus) => lookupIndex(data, syllabus, (lesson) => renderedLesson(lesson, "the where-to-look index")));
+  // The glossary and the labs page both show it: work it out once per build.
+  const built = new WeakMap<Syllabus, LookupIndex>();
+  config.addFilter("lookupIndex", (data: LookupData, syllabus: Syllabus) => {
+    let index = built.get(syllabus);
+    if (!index) built.set(syllabus, (index = lookupIndex(data, syllabus, (lesson) => renderedLesson(lesson, "the where-to-look index"))));
+    return index;
+  });
 }

@@ -167,8 +167,9 @@ export const glossarySchema = z
   )
   .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
 
-// _data/lookup.yaml: RDMA 101's "where to look" index: names (APIs and tools; error statuses and
-// symptoms), each at a heading of the lesson that explains it. A name may point at several places.
+// _data/lookup.yaml: RDMA 101's "where to look" index: names (ways to get an RDMA device; APIs and
+// tools; error statuses and symptoms), each at a heading of the lesson that explains it. A name may
+// point at several places.
 const lookupPlace = z.strictObject({
   name: text,
   lesson: lessonRef,
@@ -177,7 +178,6 @@ const lookupPlace = z.strictObject({
 });
 const lookupList = z
   .array(lookupPlace)
-  .min(1, "needs at least one entry")
   .superRefine((places, ctx) => {
     const seen = new Set<string>();
     places.forEach((p, i) => {
@@ -186,7 +186,7 @@ const lookupList = z
       seen.add(key);
     });
   });
-export const lookupSchema = z.strictObject({ apis: lookupList, symptoms: lookupList });
+export const lookupSchema = z.strictObject({ devices: lookupList, apis: lookupList, symptoms: lookupList });
 export type LookupData = z.output<typeof lookupSchema>;
 
 // Front matter of a blog post (posts/blog/*.md).

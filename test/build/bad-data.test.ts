@@ -1,7 +1,6 @@
 // Bad input stops the real build with `file: field: reason` and a non-zero exit: one broken thing
 // at a time, in a copy of the project.
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, smallProject } from "../support/eleventy.ts";
@@ -78,12 +77,16 @@ describe("bad input stops the build", () => {
 
 describe("files that are not pages", () => {
   it("leaves lab records beside the course out of the site, Markdown transcripts included", async () => {
-    const result = await buildWith([
-      { file: "posts/rdma101/labs/run-1.yaml", create: "program: rc_pingpong\n" },
-      { file: "posts/rdma101/labs/run-1.md", create: "---\nnot: a lesson\n---\nOutput.\n" },
-    ]);
+    const result = await buildWith([{ file: "posts/rdma101/labs/run-1.md", create: "---\nnot: a lesson\n---\nOutput.\n" }]);
     expect(result.code, result.output).toBe(0);
-    expect(existsSync(path.join(copy, "_site/rdma101/labs"))).toBe(false);
+    // The labs page lives at /rdma101/labs/; a record is never a page of its own.
+    expect(await readdir(path.join(copy, "_site/rdma101/labs"))).toEqual(["index.html"]);
+  });
+
+  it("stops at a lab run's manifest that the labs page cannot read", async () => {
+    const result = await buildWith([{ file: "posts/rdma101/labs/run-1.yaml", create: "program: rc_pingpong\n" }]);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain("posts/rdma101/labs/run-1.yaml: program: unknown field");
   });
 });
 

@@ -60,5 +60,14 @@ export async function smallProject(keep: { posts: string[]; lessons: string[] })
   const edit = async (file: string, change: (data: never) => unknown) => writeFile(path.join(dir, file), stringify(change(parse(await readFile(path.join(dir, file), "utf8")) as never)));
   await edit("_data/course.yaml", (course: { parts: { slug: string }[] }) => ({ ...course, parts: course.parts.filter((p) => refs.some((r) => r.startsWith(`${p.slug}/`))) }));
   await edit("_data/glossary.yaml", (terms: { lesson: string }[]) => terms.filter((t) => refs.includes(t.lesson)));
+  type Places = { lesson: string }[];
+  await edit("_data/lookup.yaml", (index: Record<string, Places>) => Object.fromEntries(Object.entries(index).map(([list, places]) => [list, places.filter((p) => refs.includes(p.lesson))])));
+  // Lab runs of the lessons left out go too (the labs page lists every run, each under its lesson).
+  const labs = path.join(dir, "posts/rdma101/labs");
+  for (const file of (await readdir(labs)).filter((f) => f.endsWith(".yaml"))) {
+    if (refs.includes((parse(await readFile(path.join(labs, file), "utf8")) as { lesson: string }).lesson)) continue;
+    await rm(path.join(labs, file));
+    await rm(path.join(labs, file.replace(/\.yaml$/, ".out")), { force: true });
+  }
   return dir;
 }

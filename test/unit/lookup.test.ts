@@ -16,7 +16,7 @@ const renders: Record<string, string> = {
   "basics/b": '<h2 id="errors" tabindex="-1"><a class="heading-link" href="#errors"><span>Errors</span></a></h2>',
 };
 const renderOf = (lesson: Lesson) => renders[lesson.ref]!;
-const data = (apis: object[], symptoms: object[] = [{ name: "s", lesson: "basics/b", heading: "errors" }]) => lookupSchema.parse({ apis, symptoms });
+const data = (apis: object[], symptoms: object[] = [{ name: "s", lesson: "basics/b", heading: "errors" }]) => lookupSchema.parse({ devices: [], apis, symptoms });
 
 describe("the where-to-look index", () => {
   it("groups each name's places, sorts API names, and shows each heading as the lesson does", () => {
@@ -46,6 +46,6 @@ describe("the where-to-look index", () => {
 
   it("refuses the same place twice for one name", () => {
     const twice = { name: "a", lesson: "basics/a", heading: "polling" };
-    expect(lookupSchema.safeParse({ apis: [twice, twice], symptoms: [twice] }).success).toBe(false);
+    expect(lookupSchema.safeParse({ devices: [], apis: [twice, twice], symptoms: [twice] }).success).toBe(false);
   });
 });

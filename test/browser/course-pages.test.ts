@@ -1,0 +1,43 @@
+// RDMA 101's gathering pages in Chromium: the labs page passes axe, and the print page, printed from
+// the dark theme, comes out light, open and without navigation. (axe over the whole course on one
+// page takes minutes; its lessons and template parts are checked on their own pages.)
+import { describe, expect, it } from "vitest";
+import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
+
+const site = browserOnSite();
+
+describe("RDMA 101's labs and print pages in Chromium", () => {
+  it("labs page: no axe violation, no error, in the dark theme", async () => {
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/rdma101/labs/`, { viewport: viewports.desktop, colorScheme: "dark" });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("prints the whole course light whatever the theme: figures in dark ink, answers open, no navigation, a page per lesson", async () => {
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/rdma101/print/`, { viewport: viewports.desktop, colorScheme: "dark" });
+    expect(problems).toEqual([]);
+    await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+    const look = () =>
+      page.evaluate(() => {
+        const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+        return { figure: style(".figure svg").color, page: style("body").backgroundColor, nav: style(".site-header nav").display, answers: [...document.querySelectorAll("details.answer")].every((d) => (d as HTMLDetailsElement).open) };
+      });
+    const screen = await look();
+    await page.emulateMedia({ media: "print" });
+    const printed = await look();
+    // On screen in the dark theme the figures are drawn in light ink; on paper, in dark ink on white.
+    expect(screen.figure).not.toBe(printed.figure);
+    expect(printed).toEqual({ figure: "rgb(27, 28, 30)", page: "rgb(255, 255, 255)", nav: "none", answers: true });
+    // Each part starts a page, and so does each lesson after the first of its part.
+    const starts = await page.evaluate(() =>
+      [...document.querySelectorAll(".print-part, .print-lesson")]
+        .filter((el) => el.classList.contains("print-part") || el.previousElementSibling?.classList.contains("print-lesson"))
+        .map((el) => getComputedStyle(el).breakBefore),
+    );
+    expect(starts.length).toBeGreaterThan(1);
+    expect(starts.filter((b) => b !== "page")).toEqual([]);
+    expect(await page.evaluate(() => [...document.querySelectorAll(".answer summary .print-only")].every((el) => getComputedStyle(el).display !== "none"))).toBe(true);
+    await context.close();
+  }, 300_000);
+});
