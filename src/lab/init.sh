@@ -38,6 +38,13 @@ while read -r module; do
 	insmod "/modules/$module" || fail "cannot load $module"
 done </modules.load
 
+# No IPv6 address from router advertisements (QEMU's user network sends them a few seconds after
+# boot): the GID table then holds the same entries however long the VM has been up. The link-local
+# address stays.
+for conf in all default eth0; do
+	echo 0 >"/proc/sys/net/ipv6/conf/$conf/accept_ra" && echo 0 >"/proc/sys/net/ipv6/conf/$conf/autoconf" ||
+		fail "cannot turn off IPv6 autoconfiguration on $conf"
+done
 ip link set lo up
 ip link set eth0 up || fail "no eth0 (virtio-net)"
 ip addr add "$lab_ip" dev eth0 || fail "cannot set $lab_ip on eth0"
