@@ -9,7 +9,8 @@
  * applied before, and reposts a receive per record: receives are the credits
  * that keep the client from overwriting a slot the server has not read.
  *
- * When a completion fails, the client treats every record in flight as
+ * When a completion fails, or none comes within the client's own deadline
+ * (a QP can hang without failing), the client treats every record in flight as
  * "outcome unknown", waits until each of them has completed (with an error
  * or a flush: only then may their buffers be reused), destroys the QP,
  * waits for its own port if that went down, reconnects with a new QP and
@@ -46,6 +47,7 @@
 struct settings {
 	struct options o;
 	int records, interval_ms, timeout, retry_cnt;
+	double deadline; /* seconds without a completion before we give up ourselves */
 	const char *state_file;
 };
 
@@ -231,6 +233,7 @@ static int serve_connection(struct server *s, const struct settings *st, int con
 		/* Nothing arrived: has the client said "done", or gone away? */
 		struct pollfd p = { .fd = sock, .events = POLLIN };
 
+		drain_events(s->ctx, 0);
 		if (poll(&p, 1, 1) <= 0)
 			continue;
 		char c;
@@ -276,7 +279,7 @@ static void run_server(const struct settings *st, struct ibv_context *ctx)
 		if (pread(s.state_fd, &s.applied, sizeof(s.applied), 0) != sizeof(s.applied))
 			s.applied = 0; /* a new file */
 	}
-	printf("server incarnation %016" PRIx64 ": %" PRIu64 " records applied before this start\n",
+	printf("server incarnation 0x%016" PRIx64 ": %" PRIu64 " records applied before this start\n",
 	       s.incarnation, s.applied);
 	if (!(s.pd = ibv_alloc_pd(ctx)))
 		die("ibv_alloc_pd");
@@ -385,6 +388,8 @@ static int run_connection(struct client *c, const struct settings *st)
 		       peer.rkey == c->rkey ? "the same" : "a new");
 	if (applied > c->acked)
 		say_records(c->acked + 1, applied, " had arrived after all: now the outcome is known");
+	if (applied < c->acked) /* delivered to the server's memory is not applied */
+		say_records(applied + 1, c->acked, " completed here but had not been applied there");
 	c->incarnation = incarnation;
 	c->rkey = peer.rkey;
 	c->acked = applied;
@@ -393,7 +398,7 @@ static int run_connection(struct client *c, const struct settings *st)
 		printf("resending from record %" PRIu64 "\n", c->next);
 
 	double due = now_s();
-	int failed = 0;
+	int failed = 0, polled_error = 0;
 
 	while (c->acked < (uint64_t)st->records && !failed) {
 		while (c->next <= (uint64_t)st->records && c->next - c->acked - 1 < WINDOW && now_s() >= due) {
@@ -406,13 +411,22 @@ static int run_connection(struct client *c, const struct settings *st)
 		if (n < 0)
 			die_rc("ibv_poll_cq", -n);
 		if (n == 0) {
+			/* Our own deadline, in case the QP neither completes nor fails. */
+			uint64_t oldest = c->acked + 1;
+
+			if (oldest < c->next && now_s() - c->posted_at[oldest % WINDOW] > st->deadline) {
+				printf("record %" PRIu64 ": no completion within %.1f s: giving up on connection %d\n",
+				       oldest, st->deadline, c->connections);
+				failed = 1;
+				break;
+			}
 			drain_events(c->ctx, 1); /* and sleep a millisecond: the CPU is shared */
 			continue;
 		}
 		if (wc.status != IBV_WC_SUCCESS) {
 			printf("record %" PRIu64 ": %s, %.1f s after it was posted\n", wc.wr_id,
 			       wc_status_name(wc.status), now_s() - c->posted_at[wc.wr_id % WINDOW]);
-			failed = 1;
+			failed = polled_error = 1;
 			break;
 		}
 		c->acked = wc.wr_id; /* completions come in order */
@@ -432,9 +446,9 @@ static int run_connection(struct client *c, const struct settings *st)
 	 * each has completed; after an error the rest complete as flushed.
 	 */
 	say_records(c->acked + 1, c->next - 1, ": outcome unknown");
-	uint64_t left = c->next - 1 - c->acked - 1;
+	uint64_t left = c->next - 1 - c->acked - (uint64_t)polled_error;
 
-	to_error(qp); /* in error already; a program giving up on a slow peer would do this */
+	to_error(qp); /* after an error completion it is in error already */
 	for (double end = now_s() + 10; left > 0 && now_s() < end;) {
 		struct ibv_wc wc;
 		int n = ibv_poll_cq(cq, 1, &wc);
@@ -470,6 +484,7 @@ static void run_client(const struct settings *st, struct ibv_context *ctx)
 	printf("QP timeout %d (at least %.1f ms a try), retry_cnt %d: a dead peer shows after %.1f s or more\n",
 	       st->timeout, 4.096e-3 * (1 << st->timeout), st->retry_cnt,
 	       4.096e-6 * (1 << st->timeout) * (st->retry_cnt + 1));
+	printf("our own deadline: no completion for %.1f s ends a connection\n", st->deadline);
 	double start = now_s();
 
 	while (!run_connection(&c, st)) {
@@ -522,6 +537,8 @@ int main(int argc, char *argv[])
 	if (optind < argc - 1 || st.records < 1 || st.interval_ms < 0 || st.timeout < 1 ||
 	    st.timeout > 31 || st.retry_cnt < 0 || st.retry_cnt > 7)
 		usage(argv[0]);
+	/* Twice what the transport itself may take to give up, plus a second. */
+	st.deadline = 2 * 4.096e-6 * (1 << st.timeout) * (st.retry_cnt + 1) + 1;
 	st.o.host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(st.o.device);
