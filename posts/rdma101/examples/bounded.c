@@ -322,17 +322,16 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "d:g:p:c:n:q:x:")) != -1) {
 		switch (opt) {
 		case 'd': o.device = optarg; break;
-		case 'g': o.gid_index = atoi(optarg); break;
-		case 'p': o.tcp_port = atoi(optarg); break;
-		case 'c': credits = atoi(optarg); break;
-		case 'n': total = atoi(optarg); break;
-		case 'q': depth = atoi(optarg); break;
+		case 'g': o.gid_index = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': o.tcp_port = (int)number("-p", optarg, 1, 65535); break;
+		case 'c': credits = (int)number("-c", optarg, 2, MAX_CREDITS); break;
+		case 'n': total = (int)number("-n", optarg, 1, INT_MAX); break;
+		case 'q': depth = (int)number("-q", optarg, 1, INT_MAX); break;
 		case 'x': demo = optarg; break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind < argc - 1 || credits < 2 || credits > MAX_CREDITS || total < 1 || depth < 1 ||
-	    (demo && strcmp(demo, "sq") && strcmp(demo, "cq")))
+	if (optind < argc - 1 || (demo && strcmp(demo, "sq") && strcmp(demo, "cq")))
 		usage(argv[0]);
 	o.host = optind < argc ? argv[optind] : NULL;
 

@@ -11,6 +11,7 @@
 #ifndef RDMA101_COURSE_H
 #define RDMA101_COURSE_H
 
+#include <limits.h> /* INT_MAX and the like, as bounds for number() */
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -23,6 +24,14 @@
 _Noreturn void die(const char *what);
 /* Print "what: <strerror(rc)>" and exit(1): for calls that return an errno value. */
 _Noreturn void die_rc(const char *what, int rc);
+
+/*
+ * An option's argument as a whole decimal number from lo to hi. Anything else
+ * ("", "x", "12k", a number out of range) prints "what: 'text' is not a whole
+ * number from lo to hi" and exits with status 1, where atoi() would read "x"
+ * as 0 and carry on. what names the option, such as "-n".
+ */
+long number(const char *what, const char *text, long lo, long hi);
 
 /* The command line every course program accepts (a HOST makes a two-process program the client). */
 struct options {

@@ -13,8 +13,8 @@
  * Run:   ./rc_wire [options]          the server: prints a line, then waits
  *        ./rc_wire [options] SERVER   the client: connects and sends
  * Options (give both sides the same -s, -n and -o):
- *   -s SIZE     bytes per message (default 64)
- *   -n COUNT    messages (default 1)
+ *   -s SIZE     bytes per message, up to 1048576 (default 64)
+ *   -n COUNT    messages, up to 1024 (default 1)
  *   -o OP       write or send (default write)
  *   -r RECVS    server: receives to post (default: COUNT for send, 0 for write)
  *   -g INDEX    GID index (default: chosen by choose_gid)
@@ -53,23 +53,23 @@ static struct wire_options parse(int argc, char *argv[])
 
 	while ((c = getopt(argc, argv, "s:n:o:r:g:d:p:")) != -1) {
 		switch (c) {
-		case 's': o.size = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 'n': o.count = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 's': o.size = (uint32_t)number("-s", optarg, 1, 1 << 20); break;
+		case 'n': o.count = (uint32_t)number("-n", optarg, 1, 1024); break;
 		case 'o':
 			if (strcmp(optarg, "write") && strcmp(optarg, "send"))
 				usage(argv[0]);
 			o.send = strcmp(optarg, "send") == 0;
 			break;
-		case 'r': o.recvs = atoi(optarg); break;
-		case 'g': o.common.gid_index = atoi(optarg); break;
+		case 'r': o.recvs = (int)number("-r", optarg, 0, 1024); break;
+		case 'g': o.common.gid_index = (int)number("-g", optarg, 0, UINT8_MAX); break;
 		case 'd': o.common.device = optarg; break;
-		case 'p': o.common.tcp_port = atoi(optarg); break;
+		case 'p': o.common.tcp_port = (int)number("-p", optarg, 1, 65535); break;
 		default: usage(argv[0]);
 		}
 	}
 	if (optind < argc)
 		o.common.host = argv[optind++];
-	if (optind < argc || o.size == 0 || o.count == 0 || o.count > 1024)
+	if (optind < argc)
 		usage(argv[0]);
 	if (o.recvs < 0) /* only the server receives */
 		o.recvs = o.send && !o.common.host ? (int)o.count : 0;
