@@ -273,8 +273,9 @@ export class LabVm {
     this.control!.write(`${line}\n`);
   }
 
-  /** Starts one shell command line in the repository root; returns at once. */
+  /** Starts one shell command line (bash) in the repository root; returns at once. */
   run(command: string): Step {
+    if (command.includes("\n")) throw new Error(`lab ${this.name}: a step is one command line, with no new line: ${JSON.stringify(command)}`);
     const id = `s${++this.steps}`;
     writeFileSync(path.join(this.io, `${id}.cmd`), command);
     const outputFile = path.join(this.io, `${id}.out`);
