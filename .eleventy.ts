@@ -1,5 +1,8 @@
 // The table of contents of the build: each concern lives in one module under src/.
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import urls from "./src/urls.ts";
+import i18n from "./src/i18n.ts";
+import content from "./src/content.ts";
 import data from "./src/data.ts";
 import markdown from "./src/markdown.ts";
 import figures from "./src/figures.ts";
@@ -16,6 +19,9 @@ import assets from "./src/assets.ts";
 import security from "./src/security.ts";
 
 export default function (config: UserConfig) {
+  config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
+  config.addPlugin(i18n); // languages and UI strings (src/i18n/<lang>.yaml)
+  config.addPlugin(content); // front matter: YAML 1.2, validated in the data cascade
   config.addPlugin(data); // _data/: YAML and BibTeX, validated
   config.addPlugin(markdown); // Markdown: anchors, code, math, callouts, numbered tables
   config.addPlugin(figures); // the figure directive: inline SVG diagrams, copies for feeds
@@ -23,16 +29,17 @@ export default function (config: UserConfig) {
   config.addPlugin(math); // KaTeX stylesheet and fonts, self-hosted
   config.addPlugin(toc); // tables of contents
   config.addPlugin(drafts); // draft: true shows on the dev server only
-  config.addPlugin(blog); // posts/blog/: posts, tags, series, archives
-  config.addPlugin(feeds); // Atom, RSS and JSON Feed
+  config.addPlugin(blog); // posts/blog/: posts and translations, tags, series, archives
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
+  config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
-  config.addPlugin(filters); // dates and small template helpers
+  config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
 
-  // The repository root is the input; these are project files, not pages.
-  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/types/**", "test/**", "scripts/**", ".ci/**", "node_modules/**"]) {
+  // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
+  // run manifests and transcripts) are data for lessons, not pages.
+  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
     config.ignores.add(ignored);
   }
 }

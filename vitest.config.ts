@@ -10,12 +10,14 @@ export default defineConfig({
     // Two cores: builds and Chromium are heavy, so test files run two at a time at most.
     maxWorkers: 2,
     projects: [
+      // Unit tests build nothing: `npm run test:unit` runs them alone, in seconds.
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {
         extends: true,
         test: {
           name: "site",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...LAB_TESTS],
+          exclude: [...configDefaults.exclude, "test/unit/**", ...LAB_TESTS],
           // The real site is built once into a temporary folder; build and browser tests read it.
           globalSetup: ["test/support/global-setup.ts"],
         },

@@ -1,4 +1,4 @@
-// `npm run audit`: Lighthouse on the homepage, a post and a lesson of a fresh production build.
+// `npm run audit`: Lighthouse on the homepage in each language, a post and a lesson of a fresh production build.
 // Accessibility, best practices and SEO must each score 100; performance is printed.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
-// `npm test` after its set-up step: the typecheck, then every test with vitest (the site's, then the
-// lab's), ending with the plain summary line CI reads: `N passed, N failed`. The typecheck counts as
+// `npm test` after its set-up step: the typecheck, then every test with vitest (the unit tests, the
+// site's, then the lab's), ending with the plain summary line CI reads: `N passed, N failed`. The typecheck counts as
 // one check in that line, and the tests run even when it fails, so the summary is always the last line.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -27,8 +27,9 @@ function runProject(project: string): { passed: number; failed: number } {
   }
 }
 
-// The site's tests first, then the lab's alone: its VMs' RDMA timers must not starve behind Chromium.
-const counts = ["site", "lab"].map(runProject);
+// The unit tests (they build nothing), the site's, then the lab's alone: its VMs' RDMA timers must
+// not starve behind Chromium.
+const counts = ["unit", "site", "lab"].map(runProject);
 let passed = counts.reduce((sum, c) => sum + c.passed, 0);
 let failed = counts.reduce((sum, c) => sum + c.failed, 0);
 if (typecheck.status === 0) passed += 1;

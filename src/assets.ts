@@ -3,22 +3,27 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { href, routes } from "./urls.ts";
 
 const PUBLIC_DIR = "public";
 const hashes = new Map<string, string>();
 
-export function assetUrl(url: string): string {
-  let hash = hashes.get(url);
+/** The link to a file of public/ (`css/site.css`), under the path prefix, with its content hash. */
+export function assetUrl(file: string, dir = PUBLIC_DIR): string {
+  const source = `${dir}/${file}`;
+  let hash = hashes.get(source);
   if (hash === undefined) {
-    hash = createHash("sha256").update(readFileSync(`${PUBLIC_DIR}${url}`)).digest("hex").slice(0, 10);
-    hashes.set(url, hash);
+    hash = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 10);
+    hashes.set(source, hash);
   }
-  return `${url}?v=${hash}`;
+  return `${href(routes.asset(file))}?v=${hash}`;
 }
 
+/** Forgets the hashes, so an edited file gets a new URL (the dev server rebuilds on change). */
+export const forgetAssetHashes = (): void => hashes.clear();
+
 export default function assets(config: UserConfig): void {
-  config.addPassthroughCopy({ [PUBLIC_DIR]: "/" });
-  config.addFilter("assetUrl", assetUrl);
-  // The dev server rebuilds on change: forget the hashes so edited CSS gets a new URL.
-  config.on("eleventy.before", () => hashes.clear());
+  config.addPassthroughCopy({ [PUBLIC_DIR]: routes.asset("") });
+  config.addFilter("asset", (file: string) => assetUrl(file));
+  config.on("eleventy.before", forgetAssetHashes);
 }

@@ -11,9 +11,9 @@ export interface Author {
   family: string;
 }
 
+/** A link button; its label is the UI string publication.links.<kind>. */
 export interface PublicationLink {
   kind: "paper" | "arxiv" | "doi" | "code";
-  label: string;
   url: string;
 }
 
@@ -43,10 +43,10 @@ export const citableBibtex = (input: string): string =>
 
 function linksOf(fields: ReturnType<typeof publicationFields.parse>): PublicationLink[] {
   const links: PublicationLink[] = [];
-  if (fields.url) links.push({ kind: "paper", label: "Paper", url: fields.url });
-  if (fields.eprint) links.push({ kind: "arxiv", label: "arXiv", url: `https://arxiv.org/abs/${fields.eprint}` });
-  if (fields.doi) links.push({ kind: "doi", label: "DOI", url: `https://doi.org/${fields.doi}` });
-  if (fields.code) links.push({ kind: "code", label: "Code", url: fields.code });
+  if (fields.url) links.push({ kind: "paper", url: fields.url });
+  if (fields.eprint) links.push({ kind: "arxiv", url: `https://arxiv.org/abs/${fields.eprint}` });
+  if (fields.doi) links.push({ kind: "doi", url: `https://doi.org/${fields.doi}` });
+  if (fields.code) links.push({ kind: "code", url: fields.code });
   return links;
 }
 

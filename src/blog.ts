@@ -1,48 +1,69 @@
-// The blog: posts are Markdown files in posts/blog/. This module validates their front matter and
-// derives everything else from the files: the newest-first list, tags, series, archives, and each
-// post's neighbours. Nothing here is maintained by hand.
+// The blog: posts are Markdown files, posts/blog/<slug>.md or posts/blog/<slug>/index.md (with its
+// images beside it), and their translations the same under posts/blog/<lang>/: a post and its
+// translation share the slug. Everything else derives from the files: the newest-first lists, tags,
+// series, archives and each post's neighbours, per language. Nothing here is maintained by hand.
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { showDrafts } from "./drafts.ts";
-import { frontMatterOf, readingMinutes, type CollectionItem } from "./front-matter.ts";
+import { contentCollection, Index, type CollectionApi, type CollectionItem, type Entry, type Kind } from "./content.ts";
+import { addFeeds, FEED_SIZE, lastUpdated, MEDIA_TYPES, type Feed } from "./feeds.ts";
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { postSchema, type PostData } from "./schemas.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { FEED_FORMATS, routes } from "./urls.ts";
+import { contentError } from "./validation.ts";
 
-// A post is posts/blog/<slug>.md, or posts/blog/<slug>/index.md with its images beside it.
-export const POSTS_GLOB = "posts/blog/**/*.md";
+export const POSTS_DIR = "posts/blog";
 export const POSTS_PER_PAGE = 10;
 
-export interface Post extends PostData {
-  url: string;
-  slug: string;
-  file: string;
-  minutes: number;
-  /** The Eleventy item, for its rendered content in feeds. */
-  item: CollectionItem;
-}
+/** posts/blog for the default language, posts/blog/<lang> for each other. */
+export const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
+export const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
 
 export interface SeriesEntry {
   title: string;
   posts: Post[];
 }
 
+export interface Post extends PostData, Entry {
+  slug: string;
+  minutes: number;
+  /** The Eleventy item, for its rendered content in feeds. */
+  item: CollectionItem;
+  /** Set when the index is arranged: the older and newer post in the same language, the series. */
+  previous?: Post;
+  next?: Post;
+  inSeries?: SeriesEntry;
+}
+
+/** Reading time in minutes: English at ~230 words a minute, Chinese at ~400 characters a minute. */
+export function readingMinutes(markdown: string): number {
+  const prose = markdown.replace(/^(```|~~~)[\s\S]*?^\1/gm, " ").replace(/<[^>]+>/g, " ");
+  const cjk = prose.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0;
+  const words = prose.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, " ").match(/[\p{Letter}\p{Number}][\p{Letter}\p{Number}'’_-]*/gu)?.length ?? 0;
+  return Math.max(1, Math.round(words / 230 + cjk / 400));
+}
+
+export const postKind: Kind<typeof postSchema, Post> = {
+  collection: "blogIndex",
+  dataKey: "post",
+  files: LANGUAGE_CODES.flatMap((lang) => [`${postsDir(lang)}/*.md`, `${postsDir(lang)}/*/index.md`]),
+  placement: `a post is ${POSTS_DIR}/<slug>.md or ${POSTS_DIR}/<slug>/index.md, a translation the same under ${POSTS_DIR}/<language>/`,
+  schema: postSchema,
+  entry: (data, item, file) => ({
+    ...data,
+    file,
+    url: item.url,
+    lang: postLanguage(file),
+    key: item.fileSlug,
+    slug: item.fileSlug,
+    minutes: readingMinutes(item.rawInput ?? ""),
+    item,
+  }),
+  head: (post) => ({ title: post.title, description: post.description, type: "article" }),
+};
+
 /** Newest first; a post's position never depends on file order. */
 export const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
 
-export function publishedPosts(posts: Post[], includeDrafts: boolean): Post[] {
-  return posts.filter((p) => includeDrafts || !p.draft).sort(byNewest);
-}
-
-export function checkUniqueSlugs(posts: Post[]): void {
-  const seen = new Map<string, string>();
-  const problems = posts.flatMap((p) => {
-    const other = seen.get(p.slug);
-    seen.set(p.slug, p.file);
-    return other ? [`${p.file}: slug: '${p.slug}' is also the slug of ${other}`] : [];
-  });
-  if (problems.length) throw contentError(problems);
-}
-
-/** Tag slug → its posts (newest first), tags in alphabetical order. */
+/** Tag slug → its posts (in the given order), tags in alphabetical order. */
 export function tagIndex(posts: Post[]): Map<string, Post[]> {
   const tags = new Map<string, Post[]>();
   for (const post of posts) for (const tag of post.tags) tags.set(tag, [...(tags.get(tag) ?? []), post]);
@@ -82,10 +103,21 @@ export function archiveByYear(posts: Post[], zone: string): { year: number; post
   return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, posts: list }));
 }
 
-/** Pages of `size` items, each knowing its number and URL, for paginated lists. */
-export function paginate<T>(items: T[], size: number, urlOf: (pageNumber: number) => string) {
+export interface ListPage<T> {
+  lang: Lang;
+  items: T[];
+  pageNumber: number;
+  pageCount: number;
+  url: string;
+  previousUrl?: string;
+  nextUrl?: string;
+}
+
+/** Pages of `size` items, each knowing its number and URL; an empty list still has its first page. */
+export function paginate<T>(items: T[], size: number, lang: Lang, urlOf: (pageNumber: number) => string): ListPage<T>[] {
   const count = Math.max(1, Math.ceil(items.length / size));
   return Array.from({ length: count }, (_, i) => ({
+    lang,
     items: items.slice(i * size, (i + 1) * size),
     pageNumber: i + 1,
     pageCount: count,
@@ -95,49 +127,67 @@ export function paginate<T>(items: T[], size: number, urlOf: (pageNumber: number
   }));
 }
 
-export const postUrl = (slug: string): string => `/posts/${slug}/`;
-export const postsPageUrl = (n: number): string => (n === 1 ? "/posts/" : `/posts/page/${n}/`);
-export const tagPageUrl = (tag: string) => (n: number): string => (n === 1 ? `/tags/${tag}/` : `/tags/${tag}/page/${n}/`);
+/** Every post, newest first, linked to its neighbours and series within its language. */
+export class Blog extends Index<Post> {
+  readonly #byLanguage = new Map<Lang, Post[]>();
+  readonly #tags = new Map<Lang, Map<string, Post[]>>();
 
-async function loadPost(item: CollectionItem): Promise<Post> {
-  const data = await frontMatterOf(item, postSchema);
-  return { ...data, url: item.url, slug: item.fileSlug, file: relativeFile(item.inputPath), minutes: readingMinutes(item.rawInput ?? ""), item };
+  constructor(posts: Post[]) {
+    super("post", [...posts].sort(byNewest));
+    for (const lang of LANGUAGE_CODES) {
+      const list = super.inLanguage(lang);
+      list.forEach((post, i) => {
+        // The list is newest first: the previous (older) post is the next one in it.
+        post.previous = list[i + 1];
+        post.next = list[i - 1];
+      });
+      for (const series of seriesIndex(list).values()) for (const post of series.posts) post.inSeries = series;
+      this.#byLanguage.set(lang, list);
+      this.#tags.set(lang, tagIndex(list));
+    }
+  }
+
+  override inLanguage(lang: Lang): Post[] {
+    return this.#byLanguage.get(lang) ?? [];
+  }
+
+  /** A language's tags, alphabetically, with their post counts. */
+  tags(lang: Lang): { tag: string; count: number }[] {
+    return [...(this.#tags.get(lang) ?? [])].map(([tag, posts]) => ({ tag, count: posts.length }));
+  }
+
+  archive(lang: Lang, zone: string) {
+    return archiveByYear(this.inLanguage(lang), zone);
+  }
+
+  /** Every page of the newest-first list, in every language. */
+  listPages(): ListPage<Post>[] {
+    return LANGUAGE_CODES.flatMap((lang) => paginate(this.inLanguage(lang), POSTS_PER_PAGE, lang, (n) => routes.posts(lang, n)));
+  }
+
+  /** The blog's feeds: the newest posts of each language, in each format. */
+  feeds(): Feed[] {
+    return LANGUAGE_CODES.flatMap((lang) => {
+      const posts = this.inLanguage(lang).slice(0, FEED_SIZE);
+      const entries = posts.map((p) => ({ title: p.title, url: p.url, date: p.date, updated: p.updated, summary: p.description, tags: p.tags, item: p.item }));
+      const updated = lastUpdated(posts) ?? lastUpdated([...this.all]) ?? new Date(0);
+      return FEED_FORMATS.map((format) => ({ section: "blog", lang, format, url: routes.feed(lang, format), mediaType: MEDIA_TYPES[format], home: routes.posts(lang), updated, entries }) as const);
+    });
+  }
+
+  /** Every page of every tag's list, in every language. */
+  tagPages(): (ListPage<Post> & { tag: string; total: number })[] {
+    return LANGUAGE_CODES.flatMap((lang) =>
+      [...(this.#tags.get(lang) ?? [])].flatMap(([tag, posts]) =>
+        paginate(posts, POSTS_PER_PAGE, lang, (n) => routes.tag(lang, tag, n)).map((page) => ({ ...page, tag, total: posts.length })),
+      ),
+    );
+  }
 }
 
 export default function blog(config: UserConfig): void {
-  // Every blog collection derives from one validated list, loaded once per build.
-  type Api = { getFilteredByGlob(glob: string): CollectionItem[] };
-  let loading: Promise<Post[]> | undefined;
-  config.on("eleventy.before", () => (loading = undefined));
-  const postsOf = (api: Api) =>
-    (loading ??= Promise.all(api.getFilteredByGlob(POSTS_GLOB).map(loadPost)).then((all) => {
-      checkUniqueSlugs(all);
-      const posts = publishedPosts(all, showDrafts());
-      seriesIndex(posts);
-      return posts;
-    }));
-
-  config.addCollection("posts", postsOf);
-  config.addCollection("postPages", async (api: Api) => paginate(await postsOf(api), POSTS_PER_PAGE, postsPageUrl));
-  config.addCollection("tagList", async (api: Api) => [...tagIndex(await postsOf(api))].map(([tag, list]) => ({ tag, count: list.length })));
-  config.addCollection("tagPages", async (api: Api) =>
-    [...tagIndex(await postsOf(api))].flatMap(([tag, list]) =>
-      paginate(list, POSTS_PER_PAGE, tagPageUrl(tag)).map((page) => ({ ...page, tag, total: list.length })),
-    ),
-  );
-
-  config.addFilter("postFor", (all: Post[], url: string) => all.find((p) => p.url === url));
-  config.addFilter("postNeighbours", (all: Post[], url: string) => {
-    const i = all.findIndex((p) => p.url === url);
-    // The list is newest first: the previous (older) post is the next one in it.
-    return { previous: all[i + 1], next: i > 0 ? all[i - 1] : undefined };
-  });
-  // Every post page asks for its series: index the list once, not once per page.
-  const seriesByList = new WeakMap<Post[], Map<string, SeriesEntry>>();
-  config.addFilter("seriesOf", (all: Post[], post: Post) => {
-    if (!post.series) return undefined;
-    if (!seriesByList.has(all)) seriesByList.set(all, seriesIndex(all));
-    return seriesByList.get(all)!.get(post.series);
-  });
-  config.addFilter("archiveByYear", archiveByYear);
+  const blogOf = contentCollection(config, postKind, (posts) => new Blog(posts));
+  config.addCollection("postPages", (api: CollectionApi) => blogOf(api).listPages());
+  config.addCollection("tagPages", (api: CollectionApi) => blogOf(api).tagPages());
+  addFeeds("blog", (api) => blogOf(api).feeds());
 }

@@ -7,6 +7,8 @@ import path from "node:path";
 import type { Directive } from "./directives.ts";
 import { figureHtml } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
+import { t } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { chartSchema, type ChartSpec } from "./schemas.ts";
 import { contentError } from "./validation.ts";
 
@@ -357,24 +359,27 @@ export function chartSvg(spec: ChartSpec, series: Series[], alt: string): string
   return `${open}\n${parts.join("\n")}\n</svg>`;
 }
 
-/** A text alternative from the data, for charts whose author gives none. */
-export function describeChart(spec: ChartSpec, series: Series[]): string {
-  const xLabel = spec["x-label"] ?? spec.x;
-  const yLabel = spec["y-label"] ?? spec.y.join(", ");
-  const head = `${spec.type === "line" ? "Line" : "Bar"} chart: ${spec.title}. ${yLabel} by ${xLabel}`;
+/** Joins a list with the language's own separator, as nested "{first}…{rest}" strings. */
+const joined = (lang: Lang, key: string, items: string[]): string => items.reduce((first, rest) => t(lang, key, { first, rest }));
+
+/** A text alternative from the data, in the page's language, for charts whose author gives none. */
+export function describeChart(spec: ChartSpec, series: Series[], lang: Lang = DEFAULT_LANGUAGE): string {
+  const x = spec["x-label"] ?? spec.x;
+  const y = spec["y-label"] ?? spec.y.join(", ");
   const described = series.map((s) => {
-    if (spec.type === "bar") return `${s.label}: ${s.points.map((p) => `${p.x} ${p.text}`).join(", ")}`;
+    if (spec.type === "bar") return t(lang, "chart.series", { label: s.label, values: joined(lang, "chart.then", s.points.map((p) => t(lang, "chart.category", { x: p.x, value: p.text }))) });
     const first = s.points[0]!;
     const last = s.points.at(-1)!;
     const peak = s.points.reduce((a, b) => (b.y > a.y ? b : a));
-    const middle = peak !== first && peak !== last ? `, highest ${peak.text} at ${peak.x}` : "";
-    return `${s.label}: ${first.text} at ${first.x}${middle}, ${last.text} at ${last.x}`;
+    const point = (p: typeof first) => t(lang, "chart.point", { x: p.x, value: p.text });
+    const values = [point(first), ...(peak !== first && peak !== last ? [t(lang, "chart.highest", { x: peak.x, value: peak.text })] : []), point(last)];
+    return t(lang, "chart.series", { label: s.label, values: joined(lang, "chart.then", values) });
   });
-  return `${head}. ${described.join("; ")}.`;
+  return t(lang, "chart.alt", { kind: t(lang, `chart.${spec.type}`), title: spec.title, x, y, series: joined(lang, "chart.and", described) });
 }
 
 /** The numbers behind the drawing, as a table in a closed disclosure. */
-export function chartTable(spec: ChartSpec, series: Series[]): string {
+export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAULT_LANGUAGE): string {
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))];
   if (spec.type === "line") xs.sort((a, b) => Number(a) - Number(b));
   const head = [spec["x-label"] ?? spec.x, ...series.map((s) => s.label)].map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
@@ -384,19 +389,21 @@ export function chartTable(spec: ChartSpec, series: Series[]): string {
       return `<tr><th scope="row">${escapeHtml(x)}</th>${cells}</tr>`;
     })
     .join("\n");
-  return `<details class="chart-data"><summary>The data: ${escapeHtml(spec.title)}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="Data: ${escapeHtml(spec.title)}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div></details>`;
+  const summary = escapeHtml(t(lang, "chart.data", { title: spec.title }));
+  const name = escapeHtml(t(lang, "chart.dataName", { title: spec.title }));
+  return `<details class="chart-data"><summary>${summary}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${name}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div></details>`;
 }
 
 export const chartDirective: Directive<typeof chartSchema> = {
   schema: chartSchema,
-  render(spec, { file, line }) {
+  render(spec, { file, line, lang }) {
     const where = `${file}:${line}`;
     const data = path.posix.join(path.posix.dirname(file), spec.data);
     if (!existsSync(data)) throw fail(where, "chart.data", `no such file beside the page (${data})`);
     const series = chartSeries(spec, readDataFile(data), where);
-    const alt = spec.alt ?? describeChart(spec, series);
+    const alt = spec.alt ?? describeChart(spec, series, lang);
     const name = path.basename(spec.data, path.extname(spec.data));
     // The table follows the figure: a figcaption must be a figure's first or last child.
-    return `${figureHtml(chartSvg(spec, series, alt), name, spec.caption)}${chartTable(spec, series)}\n`;
+    return `${figureHtml(chartSvg(spec, series, alt), name, spec.caption)}${chartTable(spec, series, lang)}\n`;
   },
 };

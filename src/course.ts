@@ -3,26 +3,34 @@
 // names; part titles and summaries come from _data/course.yaml. Adding a lesson is adding a file.
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { showDrafts } from "./drafts.ts";
-import { frontMatterOf, type CollectionItem } from "./front-matter.ts";
-import { lessonSchema, type Course, type GlossaryTerm, type LessonData } from "./schemas.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { contentCollection, Index, type CollectionApi, type CollectionItem, type Entry, type Kind } from "./content.ts";
+import { addFeeds, lastUpdated, MEDIA_TYPES } from "./feeds.ts";
+import { DEFAULT_LANGUAGE } from "./languages.ts";
+import { lessonSchema, type CourseData, type GlossaryTerm, type LessonData } from "./schemas.ts";
+import { routes } from "./urls.ts";
+import { contentError } from "./validation.ts";
 
 export const COURSE_DIR = "posts/rdma101";
-export const COURSE_URL = "/rdma101/";
-/** The upper-case path others have linked publicly; every course page is reachable under it too. */
-export const LEGACY_COURSE_URL = "/RDMA101/";
 
-export interface Lesson extends LessonData {
-  file: string;
-  url: string;
+/** A lesson file, validated: what the loader knows before the course is put in order. */
+export interface LessonEntry extends LessonData, Entry {
+  item?: CollectionItem;
+}
+
+export interface Lesson extends LessonEntry {
   /** <part-slug>/<lesson-slug>: how prerequisites and the glossary name a lesson. */
   ref: string;
   number: string;
-  /** 1-based position in the whole course. */
+  /** 1-based position in the whole course, of `total`. */
   position: number;
-  partSlug: string;
-  item?: CollectionItem;
+  total: number;
+  part: Part;
+  previous?: Lesson;
+  next?: Lesson;
+  /** Set on the last lesson of a part: the part that follows. */
+  nextPart?: Part;
+  /** The lessons named in `prerequisites`. */
+  before: Lesson[];
 }
 
 export interface Part {
@@ -52,30 +60,37 @@ export function lessonLocation(file: string) {
   const [partDir = "", lessonFile = ""] = path.relative(COURSE_DIR, file).split(/[\\/]/);
   const part = orderedName(partDir, file, "part");
   const lesson = orderedName(lessonFile.replace(/\.md$/, ""), file, "lesson");
-  return { part, lesson, url: `${COURSE_URL}${part.slug}/${lesson.slug}/` };
+  return { part, lesson, ref: `${part.slug}/${lesson.slug}`, url: routes.lesson(part.slug, lesson.slug) };
 }
 
-export interface LessonSource {
-  file: string;
-  data: LessonData;
-  item?: CollectionItem;
-}
+export const lessonKind: Kind<typeof lessonSchema, LessonEntry> = {
+  collection: "courseIndex",
+  dataKey: "lesson",
+  // Numbered part folders only: examples/ and labs/ beside them hold programs and lab records.
+  files: [`${COURSE_DIR}/[0-9]*/*.md`],
+  placement: `a lesson is ${COURSE_DIR}/<NN>-<part>/<NN>-<lesson>.md`,
+  schema: lessonSchema,
+  entry: (data, item, file) => ({ ...data, file, url: item.url, lang: DEFAULT_LANGUAGE, key: lessonLocation(file).ref, item }),
+  head: (lesson) => ({ title: lesson.title, description: lesson.description, type: "article" }),
+};
 
 /**
- * Orders lessons into parts and numbers them. Every inconsistency between the files and
- * _data/course.yaml stops the build with the file and field at fault.
+ * Orders lessons into parts, numbers them and links each to its neighbours, its part and its
+ * prerequisites. Every inconsistency between the files and _data/course.yaml stops the build with
+ * the file and field at fault.
  */
-export function buildCourse(sources: LessonSource[], course: Course, courseFile = "_data/course.yaml"): Part[] {
+export function buildCourse(entries: LessonEntry[], course: CourseData, courseFile = "_data/course.yaml"): Part[] {
   const problems: string[] = [];
   // Sorted by path so that the same files always give the same numbers and the same messages.
-  const located = sources.map((s) => ({ ...s, ...lessonLocation(s.file) })).sort((a, b) => a.file.localeCompare(b.file));
+  const located = entries.map((entry) => ({ entry, ...lessonLocation(entry.file) })).sort((a, b) => a.entry.file.localeCompare(b.entry.file));
   const parts = new Map<string, { order: number; dir: string; lessons: typeof located }>();
 
   for (const lesson of located) {
+    const { file } = lesson.entry;
     const known = course.parts.some((p) => p.slug === lesson.part.slug);
-    if (!known) problems.push(`${lesson.file}: part: no part '${lesson.part.slug}' in ${courseFile}`);
-    const entry = parts.get(lesson.part.slug) ?? { order: lesson.part.order, dir: path.dirname(lesson.file), lessons: [] };
-    if (entry.order !== lesson.part.order) problems.push(`${lesson.file}: part: folder order ${lesson.part.order} differs from ${entry.dir}`);
+    if (!known) problems.push(`${file}: part: no part '${lesson.part.slug}' in ${courseFile}`);
+    const entry = parts.get(lesson.part.slug) ?? { order: lesson.part.order, dir: path.dirname(file), lessons: [] };
+    if (entry.order !== lesson.part.order) problems.push(`${file}: part: folder order ${lesson.part.order} differs from ${entry.dir}`);
     entry.lessons.push(lesson);
     parts.set(lesson.part.slug, entry);
   }
@@ -86,14 +101,14 @@ export function buildCourse(sources: LessonSource[], course: Course, courseFile 
     partOrders.set(entry.order, slug);
     const lessonOrders = new Map<number, string>();
     const lessonSlugs = new Map<string, string>();
-    for (const lesson of entry.lessons) {
-      const clash = lessonOrders.get(lesson.lesson.order);
-      if (clash) problems.push(`${lesson.file}: lesson: order ${lesson.lesson.order} is also used by ${clash}`);
-      lessonOrders.set(lesson.lesson.order, lesson.file);
+    for (const { entry: lesson, lesson: name } of entry.lessons) {
+      const clash = lessonOrders.get(name.order);
+      if (clash) problems.push(`${lesson.file}: lesson: order ${name.order} is also used by ${clash}`);
+      lessonOrders.set(name.order, lesson.file);
       // The slug is the lesson's URL within its part: two files must not share one.
-      const twin = lessonSlugs.get(lesson.lesson.slug);
-      if (twin) problems.push(`${lesson.file}: lesson: name '${lesson.lesson.slug}' is also used by ${twin}`);
-      lessonSlugs.set(lesson.lesson.slug, lesson.file);
+      const twin = lessonSlugs.get(name.slug);
+      if (twin) problems.push(`${lesson.file}: lesson: name '${name.slug}' is also used by ${twin}`);
+      lessonSlugs.set(name.slug, lesson.file);
     }
   }
   course.parts.forEach((p, i) => {
@@ -101,126 +116,106 @@ export function buildCourse(sources: LessonSource[], course: Course, courseFile 
   });
   if (problems.length) throw contentError(problems);
 
+  const total = located.length;
   let position = 0;
   const built: Part[] = [...parts]
     .sort(([, a], [, b]) => a.order - b.order)
     .map(([slug, entry], partIndex) => {
       const meta = course.parts.find((p) => p.slug === slug)!;
-      const lessons = entry.lessons
+      const part = { slug, title: meta.title, summary: meta.summary, number: partIndex + 1, lessons: [] as Lesson[] } as Part;
+      part.lessons = entry.lessons
         .sort((a, b) => a.lesson.order - b.lesson.order)
-        .map((l, i) => ({
-          ...l.data,
-          file: l.file,
-          url: l.url,
-          ref: `${slug}/${l.lesson.slug}`,
-          number: `${partIndex + 1}.${i + 1}`,
-          position: ++position,
-          partSlug: slug,
-          item: l.item,
-        }));
-      return {
-        slug,
-        title: meta.title,
-        summary: meta.summary,
-        number: partIndex + 1,
-        url: lessons[0]!.url,
-        lessons,
-        minutes: lessons.reduce((sum, l) => sum + l.minutes, 0),
-      };
+        .map(({ entry: lesson, ref }, i) => ({ ...lesson, key: ref, ref, number: `${partIndex + 1}.${i + 1}`, position: ++position, total, part, before: [] }));
+      part.url = part.lessons[0]!.url;
+      part.minutes = part.lessons.reduce((sum, l) => sum + l.minutes, 0);
+      return part;
     });
 
-  const refs = new Set(built.flatMap((p) => p.lessons.map((l) => l.ref)));
+  const lessons = built.flatMap((p) => p.lessons);
+  const byRef = new Map(lessons.map((l) => [l.ref, l]));
   const formerOwners = new Map<string, string>();
-  for (const lesson of built.flatMap((p) => p.lessons)) {
-    lesson.prerequisites.forEach((ref, i) => {
-      if (!refs.has(ref)) problems.push(`${lesson.file}: prerequisites[${i}]: no lesson '${ref}'`);
+  lessons.forEach((lesson, i) => {
+    lesson.previous = lessons[i - 1];
+    lesson.next = lessons[i + 1];
+    // The last lesson of a part introduces the next part.
+    if (lesson.next && lesson.next.part !== lesson.part) lesson.nextPart = lesson.next.part;
+    lesson.prerequisites.forEach((ref, j) => {
+      const before = byRef.get(ref);
+      if (before) lesson.before.push(before);
+      else problems.push(`${lesson.file}: prerequisites[${j}]: no lesson '${ref}'`);
     });
-    lesson.formerly.forEach((ref, i) => {
+    lesson.formerly.forEach((ref, j) => {
       const owner = formerOwners.get(ref);
-      if (refs.has(ref)) problems.push(`${lesson.file}: formerly[${i}]: '${ref}' is still a lesson's address`);
-      else if (owner) problems.push(`${lesson.file}: formerly[${i}]: '${ref}' is also claimed by ${owner}`);
+      if (byRef.has(ref)) problems.push(`${lesson.file}: formerly[${j}]: '${ref}' is still a lesson's address`);
+      else if (owner) problems.push(`${lesson.file}: formerly[${j}]: '${ref}' is also claimed by ${owner}`);
       formerOwners.set(ref, lesson.file);
     });
-  }
+  });
   if (problems.length) throw contentError(problems);
   return built;
 }
 
-export function checkGlossary(terms: GlossaryTerm[], parts: Part[], file = "_data/glossary.yaml"): void {
-  const refs = new Set(parts.flatMap((p) => p.lessons.map((l) => l.ref)));
-  const problems = terms.flatMap((t, i) => (refs.has(t.lesson) ? [] : [`${file}: [${i}].lesson: no lesson '${t.lesson}' (term '${t.id}')`]));
+export function checkGlossary(terms: GlossaryTerm[], course: Syllabus, file = "_data/glossary.yaml"): void {
+  const problems = terms.flatMap((t, i) => (course.hasRef(t.lesson) ? [] : [`${file}: [${i}].lesson: no lesson '${t.lesson}' (term '${t.id}')`]));
   if (problems.length) throw contentError(problems);
 }
 
-export const allLessons = (parts: Part[]): Lesson[] => parts.flatMap((p) => p.lessons);
+/** The course in order: its parts, and every lesson found by address, file or reference. */
+export class Syllabus extends Index<Lesson> {
+  constructor(readonly parts: Part[]) {
+    super("lesson", parts.flatMap((p) => p.lessons));
+  }
 
-export function lessonNeighbours(parts: Part[], url: string) {
-  const lessons = allLessons(parts);
-  const i = lessons.findIndex((l) => l.url === url);
-  const lesson = lessons[i];
-  const next = lessons[i + 1];
-  const part = parts.find((p) => p.slug === lesson?.partSlug);
-  return {
-    lesson,
-    part,
-    previous: i > 0 ? lessons[i - 1] : undefined,
-    next,
-    total: lessons.length,
-    // The last lesson of a part introduces the next part.
-    nextPart: next && next.partSlug !== lesson?.partSlug ? parts.find((p) => p.slug === next.partSlug) : undefined,
-  };
+  hasRef(ref: string): boolean {
+    return this.all.some((l) => l.ref === ref);
+  }
+
+  /** The lesson a `<part>/<lesson>` reference names, for the glossary. */
+  byRef(ref: string): Lesson {
+    return this.byKey(ref, DEFAULT_LANGUAGE);
+  }
+
+  /** Every page of the course: its home, the glossary and each lesson. */
+  pageUrls(): string[] {
+    return [routes.course(), routes.glossary(), ...this.all.map((l) => l.url)];
+  }
+
+  /** Earlier lesson addresses (a lesson's `formerly`), each sent to the lesson that replaced it. */
+  movedLessons(): Redirect[] {
+    return this.all.flatMap((l) => l.formerly.map((ref) => ({ url: routes.lesson(...(ref.split("/") as [string, string])), to: l.url })));
+  }
+
+  /**
+   * Every address that redirects to a course page: each page's upper-case form, and each moved
+   * lesson's old address in both cases, straight to where it lives now.
+   */
+  redirects(): Redirect[] {
+    return [
+      ...this.pageUrls().map((to) => ({ url: routes.legacyCourse(to), to })),
+      ...this.movedLessons().flatMap((moved) => [moved, { url: routes.legacyCourse(moved.url), to: moved.to }]),
+    ];
+  }
 }
 
-/** The lesson URL for a `<part>/<lesson>` reference, for the glossary and prerequisites. */
-export const lessonByRef = (parts: Part[], ref: string): Lesson | undefined => allLessons(parts).find((l) => l.ref === ref);
-
-/** Every course URL, under its legacy upper-case form. */
-export const legacyUrl = (url: string): string => url.replace(COURSE_URL, LEGACY_COURSE_URL);
-
+/** An old address (the redirect page's own `url`) and where its page lives now. */
 export interface Redirect {
-  from: string;
+  url: string;
   to: string;
 }
 
-/** Earlier lesson addresses (a lesson's `formerly`), each sent to the lesson that replaced it. */
-export const movedLessons = (parts: Part[]): Redirect[] =>
-  allLessons(parts).flatMap((l) => l.formerly.map((ref) => ({ from: `${COURSE_URL}${ref}/`, to: l.url })));
-
-/**
- * Every address that redirects to a course page: each page's upper-case form, and each moved
- * lesson's old address in both cases, straight to where it lives now.
- */
-export const courseRedirects = (pages: string[], parts: Part[]): Redirect[] => [
-  ...pages.map((url) => ({ from: legacyUrl(url), to: url })),
-  ...movedLessons(parts).flatMap((m) => [m, { from: legacyUrl(m.from), to: m.to }]),
-];
-
 export default function course(config: UserConfig): void {
-  type Api = { getFilteredByGlob(glob: string): CollectionItem[] };
-  let loading: Promise<Part[]> | undefined;
-  config.on("eleventy.before", () => (loading = undefined));
-  const partsOf = (api: Api) =>
-    (loading ??= (async () => {
-      const items = api.getFilteredByGlob(`${COURSE_DIR}/*/*.md`);
-      const first = items[0];
-      if (!first) throw contentError([`${COURSE_DIR}/: (folder): the course has no lessons`]);
-      const sources = await Promise.all(items.map(async (item) => ({ file: relativeFile(item.inputPath), data: await frontMatterOf(item, lessonSchema), item })));
-      const published = sources.filter((s) => !s.data.draft || showDrafts());
-      const parts = buildCourse(published, first.data.course as Course);
-      checkGlossary(first.data.glossary as GlossaryTerm[], parts);
-      return parts;
-    })());
-
-  config.addCollection("courseParts", partsOf);
-  config.addCollection("lessons", async (api: Api) => allLessons(await partsOf(api)));
-  // One redirect page per old address: upper-case course pages and moved lessons.
-  config.addCollection("courseRedirects", async (api: Api) => {
-    const parts = await partsOf(api);
-    return courseRedirects([COURSE_URL, `${COURSE_URL}glossary/`, ...allLessons(parts).map((l) => l.url)], parts);
+  const courseOf = contentCollection(config, lessonKind, (entries, globals) => {
+    if (entries.length === 0) throw contentError([`${COURSE_DIR}/: (folder): the course has no lessons`]);
+    const syllabus = new Syllabus(buildCourse(entries, globals.course as CourseData));
+    checkGlossary(globals.glossary as GlossaryTerm[], syllabus);
+    return syllabus;
   });
-  config.addCollection("movedLessons", async (api: Api) => movedLessons(await partsOf(api)));
-
-  config.addFilter("lessonNeighbours", lessonNeighbours);
-  config.addFilter("lessonByRef", lessonByRef);
-  config.addFilter("legacyUrl", legacyUrl);
+  addFeeds("course", (api) => {
+    const lessons = [...courseOf(api).all];
+    const entries = lessons.map((l) => ({ title: `${l.number} ${l.title}`, url: l.url, date: l.date, updated: l.updated, summary: l.description, tags: [], item: l.item }));
+    return [{ section: "course", lang: DEFAULT_LANGUAGE, format: "atom", url: routes.courseFeed(), mediaType: MEDIA_TYPES.atom, home: routes.course(), updated: lastUpdated(lessons)!, entries }];
+  });
+  // One redirect page per old address: upper-case course pages and moved lessons.
+  config.addCollection("courseRedirects", (api: CollectionApi) => courseOf(api).redirects());
+  config.addCollection("movedLessons", (api: CollectionApi) => courseOf(api).movedLessons());
 }

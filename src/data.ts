@@ -2,12 +2,12 @@
 // plus TypeScript data files (template and directory data such as *.11tydata.ts).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { parsePublications } from "./bibtex.ts";
-import { glossarySchema, courseSchema, linkTypes, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
+import { glossarySchema, courseSchema, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
 import { contentError, relativeFile, validate } from "./validation.ts";
+import { readYaml } from "./yaml.ts";
 
 /** The schema of each YAML file in _data/, by name. A data file without one is an error. */
 const dataSchemas: Record<string, z.ZodType> = {
@@ -19,16 +19,6 @@ const dataSchemas: Record<string, z.ZodType> = {
   glossary: glossarySchema,
 };
 
-/** YAML 1.2 (dates stay the text written), with syntax errors reported as `file: where: reason`. */
-export function readYaml(source: string, file: string, where = "(syntax)"): unknown {
-  try {
-    return parseYaml(source);
-  } catch (error) {
-    if (error instanceof YAMLParseError) throw contentError([`${file}: ${where}: ${error.message.split("\n")[0]}`]);
-    throw error;
-  }
-}
-
 export function loadYamlData(contents: string, filePath: string): unknown {
   const file = relativeFile(filePath);
   const value = readYaml(contents, file);
@@ -36,18 +26,29 @@ export function loadYamlData(contents: string, filePath: string): unknown {
   if (!file.startsWith("_data/")) return value;
   const schema = dataSchemas[name];
   if (!schema) throw contentError([`${file}: (file): no schema for this data file; add one in src/schemas.ts`]);
-  const data = validate(schema, value, file);
-  // A preview on another host overrides the public address here only.
-  if (name === "site" && process.env.SITE_URL) return { ...(data as object), url: process.env.SITE_URL.replace(/\/+$/, "") };
-  return data;
+  // A build for another address (a preview, a project page) sets SITE_URL; it is checked like the file.
+  if (name === "site" && process.env.SITE_URL) {
+    return validate(schema, { ...(value as object), url: process.env.SITE_URL }, `${file} (url from SITE_URL)`);
+  }
+  return validate(schema, value, file);
 }
 
 export default function data(config: UserConfig): void {
   config.addDataExtension("yaml,yml", { parser: loadYamlData });
-  config.addGlobalData("linkLabels", linkTypes);
   config.addDataExtension("bib", { parser: (contents: string, file: string) => parsePublications(contents, relativeFile(file)) });
+  // Template and directory data only from *.11tydata.* files: a chart's data.json beside a post is
+  // the chart's, never the post's data, and each page costs fewer file look-ups.
+  config.setDataFileSuffixes([".11tydata"]);
+  // Eleventy asks for a directory's data once per page in it: import each file once per build, as
+  // every import() goes through the TypeScript loader.
+  const modules = new Map<string, Promise<unknown>>();
+  config.on("eleventy.before", () => modules.clear());
   config.addDataExtension("ts", {
-    parser: async (file: string) => (await import(pathToFileURL(path.resolve(file)).href)).default,
+    parser: (file: string) => {
+      let loaded = modules.get(file);
+      if (!loaded) modules.set(file, (loaded = import(pathToFileURL(path.resolve(file)).href).then((m: { default: unknown }) => m.default)));
+      return loaded;
+    },
     read: false,
   });
 }

@@ -1,6 +1,8 @@
 // Date formatting for templates (luxon). Content dates are shown in the site's time zone so that a
 // post dated 09:00+08:00 never appears as the previous day.
 import { DateTime } from "luxon";
+import { t } from "./i18n.ts";
+import { LANGUAGES, type Lang } from "./languages.ts";
 
 const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(date, { zone });
 
@@ -8,12 +10,12 @@ const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(d
  * One formatter, remembered per date and zone: lists, neighbours and feeds show the same dates on
  * many pages, and luxon's time-zone arithmetic is a visible share of a large build.
  */
-function remembered(format: (date: Date, zone: string) => string): (date: Date, zone: string) => string {
+function remembered<A extends unknown[]>(format: (date: Date, zone: string, ...rest: A) => string): (date: Date, zone: string, ...rest: A) => string {
   const cache = new Map<string, string>();
-  return (date, zone) => {
-    const key = `${date.getTime()} ${zone}`;
+  return (date, zone, ...rest) => {
+    const key = `${date.getTime()} ${zone} ${rest.join(" ")}`;
     let out = cache.get(key);
-    if (out === undefined) cache.set(key, (out = format(date, zone)));
+    if (out === undefined) cache.set(key, (out = format(date, zone, ...rest)));
     return out;
   };
 }
@@ -27,12 +29,12 @@ export const isoDateTime = remembered((date, zone) => toDateTime(date, zone).toI
 /** Wed, 02 Dec 2026 10:00:00 +0800, for RSS: in the site's zone, never the build machine's. */
 export const rfc822Date = remembered((date, zone) => toDateTime(date, zone).toRFC2822() ?? "");
 
-/** 2 December 2026. */
-export const readableDate = remembered((date, zone) => toDateTime(date, zone).setLocale("en-GB").toLocaleString(DateTime.DATE_FULL));
+/** 2 December 2026, or 2026年12月2日: in the language's own way. */
+export const readableDate = remembered((date, zone, lang: Lang) => toDateTime(date, zone).setLocale(LANGUAGES[lang].dateLocale).toLocaleString(DateTime.DATE_FULL));
 
 /** "2023 – 2026" or "2026 – Present", with an en dash between spaced years. */
-export function yearRange(entry: { start: number; end: number | "present" }): string {
-  return `${entry.start} – ${entry.end === "present" ? "Present" : entry.end}`;
+export function yearRange(entry: { start: number; end: number | "present" }, lang: Lang): string {
+  return `${entry.start} – ${entry.end === "present" ? t(lang, "home.present") : entry.end}`;
 }
 
 /** The newest year among dates and years: the footer's copyright year comes from content, not the clock. */

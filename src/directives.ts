@@ -11,17 +11,19 @@
 // Markdown is not run through a template engine, so prose and code are always taken literally;
 // this table is where every rich block a page can hold is listed.
 import type { z } from "zod";
-import { readYaml } from "./data.ts";
+import type { Lang } from "./languages.ts";
 import { validate } from "./validation.ts";
 import { chartDirective } from "./charts.ts";
 import { exampleDirective } from "./examples.ts";
 import { figureDirective } from "./figures.ts";
 import { transcriptDirective } from "./transcripts.ts";
+import { readYaml } from "./yaml.ts";
 
-/** Where a directive sits: the page's project-relative path and the fence's first line (1-based). */
+/** Where a directive sits: the page's project-relative path, the fence's first line (1-based), the page's language. */
 export interface DirectiveContext {
   file: string;
   line: number;
+  lang: Lang;
 }
 
 export interface Directive<S extends z.ZodType = z.ZodType> {

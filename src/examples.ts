@@ -1,17 +1,19 @@
 // Complete RDMA 101 programs: real C files in posts/rdma101/examples/, placed in lessons with the
 // `example` directive (one source of truth, compiled and run by the tests) and published for
-// download at /rdma101/examples/.
+// download beside the course (routes.example).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
+import { t, tHtml } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { exampleSchema } from "./schemas.ts";
+import { href, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
 export const EXAMPLES_DIR = "posts/rdma101/examples";
-export const EXAMPLES_URL = "/rdma101/examples/";
 
 /** The shared helpers (course.h, course.c) that programs from lesson 2.1 on are built with. */
 export const HELPERS = "course.c";
@@ -76,7 +78,9 @@ export function cFunction(source: string, name: string): string | undefined {
   return lines.slice(first, end + 1).join("\n");
 }
 
-export function exampleHtml(name: string, page: string, fn?: string): string {
+const codeHtml = (text: string) => `<code>${escapeHtml(text)}</code>`;
+
+export function exampleHtml(name: string, page: string, fn?: string, lang: Lang = DEFAULT_LANGUAGE): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
   const source = readFileSync(file, "utf8");
@@ -84,18 +88,18 @@ export function exampleHtml(name: string, page: string, fn?: string): string {
   if (shown === undefined) throw contentError([`${page}: example ${name}: no function ${fn}() in ${file}`]);
   const { html: code } = highlightCode(shown, "c");
   const build = buildCommand(name);
-  const link = `<a href="${EXAMPLES_URL}${name}" download><code>${escapeHtml(file)}</code></a>`;
-  const how = build ? `Build: <code>${escapeHtml(build)}</code>` : `Built into every program that includes <code>course.h</code>`;
-  const gpu = usesCuda(source) ? " · Needs an NVIDIA GPU: the course compiles it but has never run it" : "";
-  const caption = `<figcaption class="code-caption">${fn ? `<code>${fn}()</code> from ${link}` : `${link} · ${how}`}${gpu}</figcaption>`;
-  return codeBlockHtml({ html: code, label: "C program", name, lang: "c", element: "figure", className: "example", caption }).trimEnd();
+  const link = `<a href="${escapeHtml(href(routes.example(name)))}" download><code>${escapeHtml(file)}</code></a>`;
+  const how = build ? `${escapeHtml(t(lang, "code.build"))} ${codeHtml(build)}` : tHtml(lang, "code.helpers", { header: codeHtml("course.h") });
+  const gpu = usesCuda(source) ? ` · ${escapeHtml(t(lang, "code.needsGpu"))}` : "";
+  const caption = `<figcaption class="code-caption">${fn ? tHtml(lang, "code.functionFrom", { function: codeHtml(`${fn}()`), file: link }) : `${link} · ${how}`}${gpu}</figcaption>`;
+  return codeBlockHtml({ html: code, label: t(lang, "code.program"), name, lang: "c", element: "figure", className: "example", caption }, lang).trimEnd();
 }
 
 export const exampleDirective: Directive<typeof exampleSchema> = {
   schema: exampleSchema,
-  render: ({ file, function: fn }, where) => exampleHtml(file, `${where.file}:${where.line}`, fn),
+  render: ({ file, function: fn }, where) => exampleHtml(file, `${where.file}:${where.line}`, fn, where.lang),
 };
 
 export default function examples(config: UserConfig): void {
-  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.{c,h}`]: EXAMPLES_URL });
+  config.addPassthroughCopy({ [`${EXAMPLES_DIR}/*.{c,h}`]: routes.examples() });
 }

@@ -1,9 +1,60 @@
-// Feeds for subscribers (Atom at /feed.xml, RSS 2.0 at /index.xml, JSON Feed at /feed.json) share
-// these filters; the templates are in src/pages/feeds/. Content is the full post with absolute URLs.
+// Feeds for subscribers: the blog's in each language (Atom, RSS 2.0 at the earlier site's index.xml,
+// JSON Feed) and the course's (Atom). Sections add their feeds here; one template writes them all
+// (src/pages/feed.njk). Content is the full post or lesson with absolute URLs.
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { convertHtmlToAbsoluteUrls } from "@11ty/eleventy-plugin-rss";
+import type { CollectionApi, CollectionItem } from "./content.ts";
+import { t } from "./i18n.ts";
+import type { Lang } from "./languages.ts";
+import type { CourseData, Site } from "./schemas.ts";
+import type { FeedFormat } from "./urls.ts";
 
 export const FEED_SIZE = 20;
+
+export const MEDIA_TYPES: Record<FeedFormat, string> = {
+  atom: "application/atom+xml",
+  rss: "application/rss+xml",
+  json: "application/feed+json",
+};
+
+export interface FeedEntry {
+  title: string;
+  url: string;
+  date: Date;
+  updated?: Date;
+  summary: string;
+  tags: string[];
+  /** The Eleventy item, for its rendered content. */
+  item?: CollectionItem;
+}
+
+export interface Feed {
+  section: "blog" | "course";
+  lang: Lang;
+  format: FeedFormat;
+  url: string;
+  mediaType: string;
+  /** The HTML page the feed follows. */
+  home: string;
+  /** The feed's own date: its newest entry's, or the site's newest content's when it has none yet. */
+  updated: Date;
+  entries: FeedEntry[];
+}
+
+/** Each section's feeds, by section: registered by the section's module. */
+const sections = new Map<Feed["section"], (api: CollectionApi) => Feed[]>();
+export const addFeeds = (section: Feed["section"], feeds: (api: CollectionApi) => Feed[]): void => void sections.set(section, feeds);
+
+/** A feed's title, in its own language. */
+export const feedTitle = (feed: Feed, site: Site, course: CourseData): string =>
+  feed.section === "blog" ? site.title[feed.lang] : t(feed.lang, "feeds.courseTitle", { course: course.title });
+
+/** The newest date among items (published or updated), for a feed's own updated field. */
+export const lastUpdated = (items: { date: Date; updated?: Date }[]): Date | undefined =>
+  items.reduce<Date | undefined>((max, i) => {
+    const d = i.updated ?? i.date;
+    return !max || d > max ? d : max;
+  }, undefined);
 
 /** The end of the element that opens at `start`, counting nested tags of the same name. */
 function elementEnd(html: string, start: number, tag: string): number {
@@ -42,6 +93,11 @@ export function feedHtml(html: string): string {
 }
 
 export default function feeds(config: UserConfig): void {
+  config.addCollection("feedList", (api: CollectionApi) => [...sections.values()].flatMap((feedsOf) => feedsOf(api)));
+  // A section's feeds (in one language), and those a page offers for autodiscovery.
+  config.addFilter("feedsOf", (all: Feed[], section: Feed["section"], lang?: Lang) => all.filter((f) => f.section === section && (!lang || f.lang === lang)));
+  config.addFilter("feedsFor", (all: Feed[], path: string, lang: Lang) => all.filter((f) => (f.section === "blog" && f.lang === lang) || (f.section === "course" && path.startsWith(f.home))));
+  config.addFilter("feedTitle", feedTitle);
   // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
   const converted = new Map<string, Promise<string>>();
   config.on("eleventy.before", () => converted.clear());
@@ -51,11 +107,5 @@ export default function feeds(config: UserConfig): void {
   });
   config.addFilter("newest", <T>(list: T[], n = FEED_SIZE) => list.slice(0, n));
   config.addGlobalData("feedSize", FEED_SIZE);
-  /** The newest date among items (published or updated), for a feed's own updated field. */
-  config.addFilter("lastUpdated", (items: { date: Date; updated?: Date }[]) =>
-    items.reduce<Date | undefined>((max, i) => {
-      const d = i.updated ?? i.date;
-      return !max || d > max ? d : max;
-    }, undefined),
-  );
+  config.addFilter("lastUpdated", lastUpdated);
 }

@@ -10,6 +10,7 @@ import type UserConfig from "@11ty/eleventy/UserConfig";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
 import { figureSchema } from "./schemas.ts";
+import { href, routes } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 /** Placeholder the Markdown renderer replaces with "Figure N." in page order. */
@@ -59,16 +60,13 @@ export function inlineSvg(svgPath: string, alt: string, file: string): string {
   });
 }
 
-/** Where standalone copies of figures are published, for feed readers that drop inline SVG. */
-export const FIGURE_URL = "/figures/";
-
 /** The drawing as a file of its own: an `<img>` needs its intrinsic size, taken from the viewBox. */
 export function standaloneSvg(svg: string): string {
   const [, , width, height] = svg.match(/\bviewBox="([^"]*)"/)![1]!.trim().split(/[\s,]+/);
   return `<?xml version="1.0" encoding="utf-8"?>\n${svg.replace(/^<svg\b/, `<svg width="${width}" height="${height}"`)}\n`;
 }
 
-/** Standalone copies of this build's figures, by URL; written when the build ends. */
+/** Standalone copies of this build's figures, by site path; written when the build ends (feed readers that drop inline SVG show these). */
 const published = new Map<string, string>();
 
 /**
@@ -77,13 +75,13 @@ const published = new Map<string, string>();
  */
 export function figureHtml(svg: string, name: string, caption: string): string {
   const hash = createHash("sha256").update(svg).digest("hex").slice(0, 8);
-  const url = `${FIGURE_URL}${name}-${hash}.svg`;
+  const url = `${routes.figures()}${name}-${hash}.svg`;
   published.set(url, standaloneSvg(svg));
   // The scroller keeps labels legible on phones: the drawing keeps a minimum width and scrolls,
   // named by its caption.
   const captionId = `figure-${name}-${hash}`;
   const scroller = `<div class="figure-scroll" tabindex="0" role="region" aria-labelledby="${captionId}">`;
-  const inline = svg.replace(/^<svg\b/, `<svg data-file="${url}"`).replace(/\n\s*/g, " ");
+  const inline = svg.replace(/^<svg\b/, `<svg data-file="${escapeHtml(href(url))}"`).replace(/\n\s*/g, " ");
   return `<figure class="figure">${scroller}${inline}</div><figcaption id="${captionId}">${FIGURE_NUMBER} ${escapeHtml(caption)}</figcaption></figure>\n`;
 }
 
@@ -99,7 +97,7 @@ export default function figures(config: UserConfig): void {
   config.on("eleventy.before", () => published.clear());
   config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
     if (published.size === 0) return;
-    await mkdir(path.join(directories.output, FIGURE_URL), { recursive: true });
+    await mkdir(path.join(directories.output, routes.figures()), { recursive: true });
     await Promise.all([...published].map(([url, svg]) => writeFile(path.join(directories.output, url), svg)));
   });
 }

@@ -4,6 +4,8 @@
 import Prism from "prismjs";
 import loadLanguages from "prismjs/components/index.js";
 import { escapeHtml } from "./html.ts";
+import { t } from "./i18n.ts";
+import type { Lang } from "./languages.ts";
 
 /** Fence language → the label readers see. Aliases share Prism's grammar. */
 const LANGUAGES: Record<string, string> = {
@@ -48,25 +50,34 @@ export function highlightCode(code: string, lang: string): { html: string; label
 export interface CodeBlock {
   /** Highlighted (or escaped) code. */
   html: string;
-  /** What readers see above the code: the language, or "C program". */
+  /** What readers see above the code: the language's name, or "C program". */
   label: string;
   /** The accessible name of the scrollable code and of its copy button. */
   name: string;
+  /** The code's language (a fence's info string), for its class. */
   lang?: string;
   element?: "div" | "figure";
   className?: string;
   caption?: string;
 }
 
-/** A code block as every page shows it: label, copy button (an enhancement), keyboard-scrollable code. */
-export function codeBlockHtml(block: CodeBlock): string {
+/** A fenced code block's label and accessible name, in the page's language. */
+export function fenceLabels(label: string, pageLang: Lang): { label: string; name: string } {
+  return label ? { label, name: t(pageLang, "code.nameOf", { language: label }) } : { label: t(pageLang, "code.text"), name: t(pageLang, "code.name") };
+}
+
+/**
+ * A code block as every page shows it: label, copy button (an enhancement), and code that scrolls
+ * sideways from the keyboard; the scroller is a named region, since only a role may carry a name.
+ */
+export function codeBlockHtml(block: CodeBlock, pageLang: Lang): string {
   const tag = block.element ?? "div";
   const name = escapeHtml(block.name);
   const langClass = block.lang ? ` class="language-${escapeHtml(block.lang)}"` : "";
   return (
     `<${tag} class="code-block${block.className ? ` ${block.className}` : ""}" data-copy-scope>` +
     `<div class="code-head"><span class="code-lang">${escapeHtml(block.label)}</span>` +
-    `<button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> ${name}</span></button></div>` +
-    `<pre tabindex="0" aria-label="${name}"><code${langClass}>${block.html}</code></pre>${block.caption ?? ""}</${tag}>\n`
+    `<button type="button" class="copy-button" hidden>${escapeHtml(t(pageLang, "copy.code"))}<span class="visually-hidden"> ${name}</span></button></div>` +
+    `<pre tabindex="0" role="region" aria-label="${name}"><code${langClass}>${block.html}</code></pre>${block.caption ?? ""}</${tag}>\n`
   );
 }

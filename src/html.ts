@@ -1,8 +1,18 @@
 // The few HTML helpers that build strings outside templates; everything they insert is escaped.
+import { HAN_LANGUAGE, languageTag, type Lang } from "./languages.ts";
+
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => entities[c] ?? c);
 
-/** Escapes text and marks runs of Chinese characters with lang="zh-Hans" for fonts and screen readers. */
-export const markCjk = (text: string): string =>
-  escapeHtml(text).replace(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]+/gu, (run) => `<span lang="zh-Hans">${run}</span>`);
+/**
+ * Escapes text and, on a page in another language, marks runs of Han characters (and CJK
+ * punctuation) with their language, for fonts and screen readers. On a Chinese page they need none.
+ */
+export const markLanguages = (text: string, pageLang: Lang): string =>
+  pageLang === HAN_LANGUAGE
+    ? escapeHtml(text)
+    : escapeHtml(text).replace(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]+/gu, (run) => `<span lang="${languageTag(HAN_LANGUAGE)}">${run}</span>`);
+
+/** ` lang="…"` for text in `textLang` on a page in `pageLang`, or nothing when they agree. */
+export const langAttribute = (textLang: Lang, pageLang: Lang): string => (textLang === pageLang ? "" : ` lang="${languageTag(textLang)}"`);

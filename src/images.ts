@@ -8,9 +8,9 @@ import type MarkdownIt from "markdown-it";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { existsSync } from "node:fs";
 import { renderedFile } from "./markdown.ts";
+import { href, routes } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
-export const IMAGE_URL = "/img/";
 const WIDTHS = [480, 960, 1440];
 const SIZES = "(min-width: 48rem) 44rem, 100vw";
 export const DECORATIVE = "decorative";
@@ -23,8 +23,8 @@ export interface ImageSettings {
 const optionsFor = (settings: ImageSettings) => ({
   widths: WIDTHS,
   formats: ["avif", "webp", "auto"],
-  outputDir: path.join(settings.outputDir(), IMAGE_URL),
-  urlPath: IMAGE_URL,
+  outputDir: path.join(settings.outputDir(), routes.images()),
+  urlPath: href(routes.images()),
   svgShortCircuit: true,
 });
 

@@ -1,7 +1,7 @@
 // The Markdown renderer for posts and lessons. Everything is decided at build time: heading ids
 // (not an HTML transform, which would cost most of a large build), code highlighting (Prism), math
-// (KaTeX), callouts, numbered tables and figures, and footnotes.
-import { existsSync, readFileSync } from "node:fs";
+// (KaTeX), callouts, numbered tables and figures, footnotes, and links under the path prefix. Its
+// labels ("Note", "Table 1") are UI strings in the page's language.
 import MarkdownIt, { type PluginWithParams } from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import anchor from "markdown-it-anchor";
@@ -9,10 +9,15 @@ import markdownItContainer from "markdown-it-container";
 import markdownItFootnote from "markdown-it-footnote";
 import markdownItKatex from "@vscode/markdown-it-katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { codeBlockHtml, highlightCode } from "./highlight.ts";
+import { bodyOffset } from "./content.ts";
+import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
+import { escapeHtml } from "./html.ts";
+import { t, tHtml } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
+import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 /** Heading ids: lower-case words joined by hyphens; CJK characters are kept as they are. */
@@ -32,7 +37,7 @@ const container = pluginOf(markdownItContainer);
 const footnote = pluginOf(markdownItFootnote);
 const katex = pluginOf(markdownItKatex);
 
-const CALLOUTS = { note: "Note", tip: "Tip", warning: "Warning", caution: "Caution" } as const;
+const CALLOUTS = ["note", "tip", "warning", "caution"] as const;
 
 /** `::: name rest of line` → the rest of the line, or null when the container is another one. */
 const containerArgs = (name: string, info: string): string | null => {
@@ -40,36 +45,48 @@ const containerArgs = (name: string, info: string): string | null => {
   return match ? (match[1] ?? "").trim() : null;
 };
 
+/** What Eleventy passes a render as its env: the page's data. */
+type RenderEnv = { page?: { inputPath?: string }; lang?: unknown } | undefined;
+
+/** The page a Markdown render belongs to. */
+export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
+/** The language of the page being rendered. */
+const renderedLang = (env: RenderEnv): Lang => (isLang(env?.lang) ? env.lang : DEFAULT_LANGUAGE);
+const label = (env: RenderEnv, key: string, params?: Record<string, string | number>) => escapeHtml(t(renderedLang(env), key, params));
+/** "Table 1." before a caption. */
+const captionNumber = (env: RenderEnv, name: string) => `<span class="caption-number">${label(env, "markdown.caption", { label: name })}</span>`;
+
 function addContainers(md: MarkdownIt): void {
-  for (const [name, label] of Object.entries(CALLOUTS)) {
+  for (const name of CALLOUTS) {
     md.use(container, name, {
-      render(tokens: Token[], idx: number) {
+      render(tokens: Token[], idx: number, _options: unknown, env: RenderEnv) {
         const token = tokens[idx]!;
         if (token.nesting !== 1) return "</div>\n";
         const title = containerArgs(name, token.info);
-        const heading = title ? `${label}: ${md.renderInline(title)}` : label;
+        const lang = renderedLang(env);
+        const heading = title ? tHtml(lang, "markdown.titled", { title: md.renderInline(title) }, { label: t(lang, `markdown.${name}`) }) : label(env, `markdown.${name}`);
         return `<div class="callout callout-${name}" role="note">\n<p class="callout-title">${heading}</p>\n`;
       },
     });
   }
   md.use(container, "takeaways", {
-    render: (tokens: Token[], idx: number) =>
+    render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
       tokens[idx]!.nesting === 1
-        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">Key takeaways</h2>\n`
+        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">${label(env, "markdown.takeaways")}</h2>\n`
         : "</section>\n",
   });
   md.use(container, "answer", {
-    render: (tokens: Token[], idx: number) =>
-      tokens[idx]!.nesting === 1 ? `<details class="answer">\n<summary>Show answer</summary>\n` : "</details>\n",
+    render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
+      tokens[idx]!.nesting === 1 ? `<details class="answer">\n<summary>${label(env, "markdown.answer")}</summary>\n` : "</details>\n",
   });
   md.use(container, "table", {
     validate: (info: string) => containerArgs("table", info) !== null,
-    render(tokens: Token[], idx: number) {
+    render(tokens: Token[], idx: number, _options: unknown, env: RenderEnv) {
       const token = tokens[idx]!;
       if (token.nesting !== 1) return "</div>\n</figure>\n";
-      const label = `Table ${token.meta.number as number}`;
+      const name = t(renderedLang(env), "markdown.table", { number: token.meta.number as number });
       const caption = containerArgs("table", token.info) ?? "";
-      return `<figure class="table-figure">\n<figcaption><span class="caption-number">${label}.</span> ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${label}">\n`;
+      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${escapeHtml(name)}">\n`;
     },
   });
   // Number tables in the order they appear, once per render (a page is one render).
@@ -79,36 +96,17 @@ function addContainers(md: MarkdownIt): void {
   });
 }
 
-/** What Eleventy passes a render as its env: the page's data. */
-type RenderEnv = { page?: { inputPath?: string } } | undefined;
-
-/** The page a Markdown render belongs to. */
-export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
-
-/** Lines before a page's Markdown body (its front matter), so directives can name their file line. */
-function bodyOffset(inputPath: string | undefined): number {
-  if (!inputPath || !existsSync(inputPath)) return 0;
-  const frontMatter = readFileSync(inputPath, "utf8").match(/^---[^\n]*\n[\s\S]*?\n---[^\n]*\n/);
-  return frontMatter ? frontMatter[0].split("\n").length - 1 : 0;
-}
-
 function addCodeBlocks(md: MarkdownIt): void {
-  // Read once per page, and only for pages with a directive or a refused block.
-  const offsets = new WeakMap<object, number>();
   md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
     const file = renderedFile(env);
-    const line = () => {
-      let offset = env ? offsets.get(env) : 0;
-      if (offset === undefined) offsets.set(env!, (offset = bodyOffset(env?.page?.inputPath)));
-      return offset + (token.map?.[0] ?? 0) + 1;
-    };
-    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: line() });
+    const line = () => bodyOffset(file) + (token.map?.[0] ?? 0) + 1;
+    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: line(), lang: renderedLang(env) });
     const refused = handWrittenOutput(file, lang);
     if (refused) throw contentError([`${file}:${line()}: ${refused}`]);
-    const { html, label } = highlightCode(token.content, lang);
-    return label ? codeBlockHtml({ html, label, name: `${label} code`, lang }) : codeBlockHtml({ html, label: "Text", name: "Code" });
+    const { html, label: language } = highlightCode(token.content, lang);
+    return codeBlockHtml({ html, ...fenceLabels(language, renderedLang(env)), lang: language ? lang : undefined }, renderedLang(env));
   };
 }
 
@@ -130,11 +128,13 @@ function checkMath(md: MarkdownIt): void {
   }
 }
 
-/** Links to other sites open no window handle back to this one. */
-function markExternalLinks(md: MarkdownIt): void {
+/** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
+function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     const token = tokens[idx]!;
-    if (/^https?:\/\//.test(token.attrGet("href") ?? "")) token.attrSet("rel", "noopener");
+    const target = token.attrGet("href") ?? "";
+    if (/^https?:\/\//.test(target)) token.attrSet("rel", "noopener");
+    else token.attrSet("href", href(target));
     return self.renderToken(tokens, idx, options);
   };
 }
@@ -151,12 +151,12 @@ export function createMarkdown(): MarkdownIt {
   checkMath(md);
   addContainers(md);
   addCodeBlocks(md);
-  markExternalLinks(md);
+  addLinks(md);
   // Figures come from directives, rendered one by one: number them once the page is whole.
   const render = md.render.bind(md);
   md.render = (source, env) => {
     let figures = 0;
-    return render(source, env).replaceAll(FIGURE_NUMBER, () => `<span class="caption-number">Figure ${++figures}.</span>`);
+    return render(source, env).replaceAll(FIGURE_NUMBER, () => captionNumber(env, t(renderedLang(env), "markdown.figure", { number: ++figures })));
   };
   return md;
 }

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { href, routes } from "./urls.ts";
 
 const require = createRequire(import.meta.url);
 const katexDist = path.dirname(require.resolve("katex/dist/katex.min.css"));
@@ -19,8 +20,8 @@ export function woff2OnlyCss(css: string): string {
 }
 
 export default function math(config: UserConfig): void {
-  config.addPassthroughCopy({ [`${katexDist}/fonts/*.woff2`]: "css/fonts" });
-  config.addFilter("mathCssUrl", (url: string) => `${url}?v=${katexVersion}`);
+  config.addPassthroughCopy({ [`${katexDist}/fonts/*.woff2`]: routes.katexFonts() });
+  config.addFilter("mathCssUrl", (path: string) => `${href(path)}?v=${katexVersion}`);
   // Written by src/pages/katex-css.njk, so it lands wherever the build's output goes.
   config.addGlobalData("katexStylesheet", () => woff2OnlyCss(readFileSync(path.join(katexDist, "katex.min.css"), "utf8")));
 }

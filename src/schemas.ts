@@ -2,15 +2,39 @@
 // ./validation.ts with these, so a mistake stops the build as `file: field: reason`.
 import { z } from "zod";
 import { DateTime, IANAZone } from "luxon";
+import { LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { tagSlug } from "./tags.ts";
+import { routes, type RouteName } from "./urls.ts";
 
 const text = z.string().trim().min(1, "must not be empty");
 const plainText = (max: number) =>
   text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");
 const year = z.number("must be a four-digit year").int("must be a four-digit year").min(1900).max(2100);
-const internalOrHttpUrl = z
-  .string()
-  .refine((s) => s.startsWith("/") || /^https:\/\/[^\s]+$/.test(s), "must be a site path (/…) or an https:// URL");
+const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+
+/**
+ * Text that may differ by language: one value for all languages, or one per language (all of them):
+ *   headline: { en: Researcher, zh: 研究者 }
+ * Either way the result has a value for every language.
+ */
+export function localized<S extends z.ZodType>(schema: S) {
+  const perLanguage = z.strictObject(Object.fromEntries(LANGUAGE_CODES.map((lang) => [lang, schema])) as Record<Lang, S>);
+  return z.unknown().transform((value, ctx): Record<Lang, z.output<S>> => {
+    const byLanguage = value !== null && typeof value === "object" && !Array.isArray(value);
+    const result = (byLanguage ? perLanguage : schema).safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0] & object);
+      return z.NEVER;
+    }
+    return byLanguage ? (result.data as Record<Lang, z.output<S>>) : (Object.fromEntries(LANGUAGE_CODES.map((lang) => [lang, result.data])) as Record<Lang, z.output<S>>);
+  });
+}
+
+/** A route's name (see ./urls.ts): data and front matter name pages, never write their paths. */
+const routeName = <const N extends RouteName>(names?: readonly N[]) => {
+  const allowed = names ?? (Object.keys(routes) as N[]);
+  return z.enum(allowed as [N, ...N[]], { error: `must be one of ${allowed.join(", ")}` });
+};
 
 /**
  * A date as written in YAML 1.2 (always text): an ISO date, or a date-time with offset. A date
@@ -33,28 +57,29 @@ export const contentDate = z
 
 // _data/site.yaml
 export const siteSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).transform((u) => u.replace(/\/+$/, "")),
-  title: text,
-  description: plainText(200),
-  language: z.enum(["en", "zh-Hans"]),
-  author: text,
-  navigation: z.array(z.strictObject({ label: text, url: z.string().regex(/^\/(?:[a-z0-9-]+\/)*$/, "must be a site path ending in /") })).min(1),
+  // Only the origin: a site served from a sub-path sets Eleventy's path prefix instead (see ./urls.ts).
+  url: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as https://example.org" })
+    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), "must be the site's origin only, such as https://user.github.io; a sub-path such as /repo/ is Eleventy's path prefix (--pathprefix)")
+    .transform((u) => u.replace(/\/+$/, "")),
+  title: localized(text),
+  description: localized(plainText(200)),
+  author: localized(text),
+  /** The header's sections, by route; their labels are UI strings (nav.<route>). */
+  navigation: z.array(routeName(["home", "posts", "course", "publications", "search", "subscribe"])).min(1),
   timezone: z.string().refine((zone) => IANAZone.isValidZone(zone), "must be an IANA time zone such as Asia/Shanghai"),
 });
 
 // _data/profile.yaml
-export const linkTypes = {
-  github: "GitHub",
-  scholar: "Google Scholar",
-  blog: "Blog",
-  course: "RDMA 101",
-} as const;
+export const PROFILE_SITES = ["github", "scholar"] as const;
 
 export const profileSchema = z.strictObject({
+  /** The name as publications print it (the homepage highlights it in author lists). */
   name: text,
-  nativeName: text.optional(),
-  headline: plainText(120),
-  about: z.array(text).min(1, "needs at least one paragraph"),
+  /** The name in each language, for headings: `{ en: Feng Ren, zh: 任峰 }`. */
+  names: localized(text),
+  headline: localized(plainText(120)),
+  about: localized(z.array(text).min(1, "needs at least one paragraph")),
   email: z
     .string()
     .regex(/^[^\s@]+ AT [^\s@]+\.[^\s@]+$/, "must be written as 'user AT example.org' (never the plain address)")
@@ -62,20 +87,24 @@ export const profileSchema = z.strictObject({
       const [user = "", domain = ""] = shown.split(" AT ");
       return { shown, user, domain };
     }),
+  // A profile elsewhere (labelled by the UI string links.<site>), or a section of this site by route.
   links: z.array(
-    z.strictObject({
-      type: z.enum(Object.keys(linkTypes) as [keyof typeof linkTypes], {
-        error: `must be one of ${Object.keys(linkTypes).join(", ")}`,
+    z
+      .strictObject({
+        site: z.enum(PROFILE_SITES, { error: `must be one of ${PROFILE_SITES.join(", ")}` }).optional(),
+        url: httpsUrl.optional(),
+        route: routeName(["posts", "course", "publications", "subscribe"]).optional(),
+      })
+      .refine((l) => (l.route === undefined ? l.site !== undefined && l.url !== undefined : l.site === undefined && l.url === undefined), {
+        message: "needs either site and url (a profile elsewhere) or route (a section of this site)",
       }),
-      url: internalOrHttpUrl,
-    }),
   ),
 });
 
 // _data/experience.yaml and _data/education.yaml
 const timelineEntry = z
   .strictObject({
-    organization: text,
+    organization: localized(text),
     role: text,
     start: year,
     end: z.union([year, z.literal("present")], { error: "must be a four-digit year or 'present'" }),
@@ -101,11 +130,11 @@ export const publicationFields = z.strictObject({
   location: text.optional(),
   organization: text.optional(),
   // Links: each becomes a button. Anything else is an unknown field, so a typo cannot vanish silently.
-  url: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  url: httpsUrl.optional(),
   doi: z.string().regex(/^10\.\d{4,9}\/\S+$/, "must be a bare DOI such as 10.1145/3617232.3624857").optional(),
   eprint: z.string().regex(/^\d{4}\.\d{4,5}$/, "must be an arXiv identifier such as 2407.00079").optional(),
   archiveprefix: z.literal("arXiv", "only arXiv e-prints are supported").optional(),
-  code: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  code: httpsUrl.optional(),
   award: text.optional(),
 });
 
@@ -185,6 +214,52 @@ export const lessonSchema = z
   })
   .refine((l) => !l.updated || l.updated >= l.date, { message: "must not be before date", path: ["updated"] });
 
+// Front matter of a page template (src/pages/): the route it is, and how Eleventy builds it.
+export const pageSchema = z.strictObject({
+  /** The page's address and identity: its path, title and description follow from it. */
+  route: routeName(),
+  layout: z.string().optional(),
+  pagination: z
+    .strictObject({
+      data: z.string(),
+      size: z.number().int().positive(),
+      alias: z.string(),
+      addAllPagesToCollections: z.boolean().optional(),
+    })
+    .optional(),
+  eleventyExcludeFromCollections: z.boolean().optional(),
+  eleventyImport: z.strictObject({ collections: z.array(z.string()) }).optional(),
+  /** Served at addresses that are not its own (the 404 page): nobody's canonical page. */
+  noindex: z.boolean().optional(),
+});
+
+/**
+ * A UI string table (src/i18n/<lang>.yaml), shaped by the reference table: the same groups and
+ * keys, each string with the reference's {placeholders}, and each plural string with exactly the
+ * plural forms of the table's language (`pluralCategories`).
+ */
+export type StringTable = { [key: string]: string | StringTable };
+const PLURAL_FORMS = new Set(["zero", "one", "two", "few", "many", "other"]);
+const isPluralForms = (value: object): boolean => "other" in value && Object.keys(value).every((k) => PLURAL_FORMS.has(k));
+const placeholders = (s: string): string => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort().join(" ");
+
+export function stringTableSchema(reference: unknown, pluralCategories: readonly string[]): z.ZodType<StringTable> {
+  const shaped = (ref: unknown): z.ZodType => {
+    if (typeof ref === "string") {
+      const needed = placeholders(ref);
+      return text.refine((s) => placeholders(s) === needed, needed ? `must use exactly the placeholders ${needed}` : "must use no {placeholders}");
+    }
+    if (ref === null || typeof ref !== "object" || Array.isArray(ref)) return z.never("must be a string, plural forms (one:, other: …) or a group of strings");
+    if (isPluralForms(ref)) {
+      const form = shaped((ref as Record<string, unknown>).other);
+      return z.strictObject(Object.fromEntries(pluralCategories.map((c) => [c, form])));
+    }
+    return z.strictObject(Object.fromEntries(Object.entries(ref).map(([key, value]) => [key, shaped(value)])));
+  };
+  return shaped(reference) as z.ZodType<StringTable>;
+}
+
+
 // posts/rdma101/labs/<run-id>.yaml: one run of the course's programs in the lab (see src/lab/runs.ts).
 export const runId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lab run's id (its file name in posts/rdma101/labs/), such as capstone-pingpong");
 const stepName = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lower-case name such as server");
@@ -248,9 +323,11 @@ export const labRunSchema = z
 
 export type PostData = z.output<typeof postSchema>;
 export type LessonData = z.output<typeof lessonSchema>;
-export type Course = z.output<typeof courseSchema>;
+export type CourseData = z.output<typeof courseSchema>;
 export type LabRun = z.output<typeof labRunSchema>;
 export type GlossaryTerm = z.output<typeof glossarySchema>[number];
+export type PageData = z.output<typeof pageSchema>;
+export type Site = z.output<typeof siteSchema>;
 
 // Directives: fenced blocks with a YAML body (see ./directives.ts).
 export const figureSchema = z.strictObject({

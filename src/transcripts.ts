@@ -9,6 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
+import { t, tHtml } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { LABS_DIR, loadRun, runFile } from "./lab/runs.ts";
 import { parseTranscript, type StepTranscript } from "./lab/transcript.ts";
 import { isLessonFile } from "./course.ts";
@@ -27,8 +29,8 @@ export function handWrittenOutput(file: string, lang: string): string | undefine
   return `${lang}: a lesson shows program output only with the transcript directive (a run captured in the lab, posts/rdma101/labs/); commands to type go in a sh block`;
 }
 
-export const TRANSCRIPT_CAPTION =
-  "Real output, captured in the course's Soft-RoCE lab (<code>npm run lab</code>). Soft-RoCE is RDMA in software: its timings are software numbers, not NIC numbers.";
+/** Under every transcript: where the output comes from, and what its timings mean. */
+export const transcriptCaption = (lang: Lang): string => tHtml(lang, "transcript.caption", { command: "<code>npm run lab</code>" });
 
 /** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
 export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
@@ -47,25 +49,25 @@ export function transcriptSteps(run: string, step: string | undefined, at: strin
 }
 
 /** Above each block: which process (when the run has several) and a failing exit status. */
-function labelOf(s: StepTranscript, steps: number, vms: number): string {
-  const parts = [steps > 1 ? s.name : "Lab output"];
-  if (vms > 1) parts.push(`VM ${s.vm}`);
-  if (s.status !== 0) parts.push(`exit status ${s.status}`);
+function labelOf(s: StepTranscript, steps: number, vms: number, lang: Lang): string {
+  const parts = [steps > 1 ? s.name : t(lang, "transcript.output")];
+  if (vms > 1) parts.push(t(lang, "transcript.vm", { number: s.vm }));
+  if (s.status !== 0) parts.push(t(lang, "transcript.status", { status: s.status }));
   return parts.join(" · ");
 }
 
-export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR): string {
+export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR, lang: Lang = DEFAULT_LANGUAGE): string {
   const { steps, vms, stepsInRun } = transcriptSteps(run, step, at, dir);
   const blocks = steps.map((s) => {
-    const label = labelOf(s, stepsInRun, vms);
+    const label = labelOf(s, stepsInRun, vms, lang);
     const { html } = highlightCode(`$ ${s.run}\n${s.output.trimEnd()}`, "console");
-    return codeBlockHtml({ html, label, name: `Output of ${s.run}`, lang: "console" });
+    return codeBlockHtml({ html, label, name: t(lang, "transcript.name", { command: s.run }), lang: "console" }, lang);
   });
-  return `<figure class="transcript">\n${blocks.join("")}<figcaption class="code-caption">${TRANSCRIPT_CAPTION}</figcaption>\n</figure>\n`;
+  return `<figure class="transcript">\n${blocks.join("")}<figcaption class="code-caption">${transcriptCaption(lang)}</figcaption>\n</figure>\n`;
 }
 
 export const transcriptDirective: Directive<typeof transcriptSchema> = {
   schema: transcriptSchema,
-  render: ({ run, step }, where) => transcriptHtml(run, step, `${where.file}:${where.line}`),
+  render: ({ run, step }, where) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang),
 };
 

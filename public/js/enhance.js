@@ -1,7 +1,9 @@
 // Progressive enhancements. Everything on the site reads without this file; it only adds the theme
-// toggle and copy buttons, which stay hidden until it runs.
+// toggle and copy buttons, which stay hidden until it runs. What it says comes from the page, in the
+// page's language (data attributes on <body>).
 
 const root = document.documentElement;
+const say = document.body.dataset;
 const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
 const effectiveTheme = () => root.dataset.theme ?? (darkQuery.matches ? "dark" : "light");
 
@@ -51,11 +53,11 @@ function setUpCopyButtons() {
       clearTimeout(reset); // a second click restarts the two seconds
       try {
         await navigator.clipboard.writeText(copyText(button));
-        button.textContent = "Copied";
-        status.textContent = "Copied to the clipboard";
+        button.textContent = say.copied;
+        status.textContent = say.copiedStatus;
       } catch {
-        button.textContent = "Copy failed";
-        status.textContent = "Copying failed";
+        button.textContent = say.copyFailed;
+        status.textContent = say.copyFailedStatus;
       }
       reset = setTimeout(() => {
         button.innerHTML = label;
@@ -67,14 +69,15 @@ function setUpCopyButtons() {
 }
 
 /**
- * Wide figures, tables and code scroll sideways, so the page makes them tab stops for keyboard
- * scrolling. Where one fits and does not scroll, that stop is only noise: drop it while it fits.
+ * Wide figures, tables and code scroll sideways (and long code and transcripts downwards), so the
+ * page makes them tab stops for keyboard scrolling. Where one fits and does not scroll, that stop is
+ * only noise: drop it while it fits.
  */
 function setUpScrollRegions() {
   const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre");
   const update = () => {
     for (const region of regions) {
-      if (region.scrollWidth > region.clientWidth) region.setAttribute("tabindex", "0");
+      if (region.scrollWidth > region.clientWidth || region.scrollHeight > region.clientHeight) region.setAttribute("tabindex", "0");
       else region.removeAttribute("tabindex");
     }
   };

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { COURSE_DIR, lessonLocation } from "../course.ts";
-import { readYaml } from "../data.ts";
+import { readYaml } from "../yaml.ts";
 import { labRunSchema, runId, type LabRun } from "../schemas.ts";
 import { contentError, ContentError, validate } from "../validation.ts";
 

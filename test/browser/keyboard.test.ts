@@ -38,6 +38,7 @@ async function tabThrough(page: Page, count: number) {
 describe("keyboard", () => {
   const pagesToCheck = () => ({
     home: "/",
+    "Chinese home": "/zh/",
     "post list": "/posts/",
     post: loadPage("/archives/").querySelector(".archive-list a")!.getAttribute("href")!,
     "course home": "/rdma101/",
@@ -47,6 +48,7 @@ describe("keyboard", () => {
   // Wide screens show the lesson sidebar; phones fold it behind a summary: both must work.
   const matrix = [
     ["home", "desktop"],
+    ["Chinese home", "phone"],
     ["post list", "phone"],
     ["post", "desktop"],
     ["course home", "phone"],

@@ -1,12 +1,12 @@
-// The blog engine on a fixture: the real project plus generated posts (enough to paginate, a
-// series, a draft), built as production. Asserts on the HTML and feeds it produces.
+// The blog engine on a fixture: the project with generated posts instead of its own (enough to
+// paginate, a series, a draft, translations), built as production. Asserts on the HTML and feeds it produces.
 import { readFileSync, existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
 import sharp from "sharp";
-import { build, copyProject } from "../support/eleventy.ts";
+import { build, smallProject } from "../support/eleventy.ts";
 import { builtFiles } from "../support/site.ts";
 import { startDevServer, waitForServer } from "../support/dev-server.ts";
 
@@ -17,9 +17,11 @@ const text = (el: Element | null) => (el?.textContent ?? "").replace(/\s+/g, " "
 
 const fixturePost = (slug: string, front: string, body = "Some text.\n") =>
   writeFile(path.join(root, "posts/blog", `${slug}.md`), `---\n${front}\n---\n${body}`);
+const xml = (url: string) => new JSDOM(readFileSync(path.join(out, url), "utf8"), { contentType: "text/xml" }).window.document;
 
 beforeAll(async () => {
-  root = await copyProject();
+  // The fixture posts alone (and one lesson, for the course every page links).
+  root = await smallProject({ posts: [], lessons: ["posts/rdma101/01-getting-started/01-why-rdma.md"] });
   await mkdir(path.join(root, "posts/blog"), { recursive: true });
   for (let i = 1; i <= 12; i++) {
     const day = String(i).padStart(2, "0");
@@ -31,6 +33,10 @@ beforeAll(async () => {
   const chart = "```chart\ndata: fixture-throughput.csv\nx: threads\ny: [read, write]\ntitle: Fixture throughput\ncaption: Reads and writes by thread count.\n```\n";
   await fixturePost("series-a", "title: Series A\ndate: 2020-02-01\ndescription: First part.\nseries: Fixture series\npart: 1", `## Only one heading\n\n![A blue rectangle](photo.png)\n\n![](photo.png "decorative")\n\n${chart}`);
   await fixturePost("secret-draft", "title: Secret draft\ndate: 2020-03-01\ndescription: Never published.\ntags: [draftonly]\ndraft: true");
+  // Chinese: a translation of series-a (same slug under zh/), and a post only in Chinese.
+  await mkdir(path.join(root, "posts/blog/zh"), { recursive: true });
+  await fixturePost("zh/series-a", "title: 系列第一篇\ndate: 2020-02-01\ndescription: 第一部分。\ntags: [存储, Fixture]", "## 一节\n\n这是*强调*的中文。\n");
+  await fixturePost("zh/only-chinese", "title: 只有中文\ndate: 2020-02-05T09:00:00+08:00\ndescription: 只有中文的文章。", `${"字".repeat(800)}\n`);
   out = path.join(root, "_site");
   const result = await build({ cwd: root, outDir: out });
   if (result.code !== 0) throw new Error(result.output);
@@ -146,6 +152,51 @@ describe("blog engine (fixture build)", () => {
       server.stop();
     }
   }, 150_000);
+
+  it("keeps each language's lists, tags and neighbours to its own posts", () => {
+    const zhTitles = [...page("zh/posts").querySelectorAll(".post-list-title")].map(text);
+    expect(zhTitles).toEqual(["只有中文", "系列第一篇"]);
+    expect([...page("posts").querySelectorAll(".post-list-title")].map(text)).not.toContain("只有中文");
+    expect([...page("zh/tags").querySelectorAll(".tag-cloud a")].map(text)).toEqual(["#fixture", "#存储"]);
+    expect(page("zh/tags/fixture").querySelectorAll(".post-list > li")).toHaveLength(1);
+    expect(page("zh/posts/only-chinese").querySelector('.pager a[rel="prev"]')?.getAttribute("href")).toBe("/zh/posts/series-a/");
+    expect([...page("zh/archives").querySelectorAll("h2")].map(text)).toEqual(["2020 (2 篇文章)"]);
+  });
+
+  it("gives a Chinese post its language: lang, dates, reading time by characters, labels", () => {
+    const doc = page("zh/posts/only-chinese");
+    expect(doc.documentElement.lang).toBe("zh-CN");
+    expect(text(doc.querySelector(".post-meta"))).toBe("2020年2月5日 · 阅读约 2 分钟");
+    expect(text(doc.querySelector(".skip-link"))).toBe("跳到正文");
+  });
+
+  it("links a post and its translation both ways: hreflang in the head and the sitemap, and the language switch", () => {
+    const alternates = (url: string) =>
+      Object.fromEntries([...page(url).querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]));
+    const pair = { en: "https://renfeng.org/posts/series-a/", "zh-CN": "https://renfeng.org/zh/posts/series-a/", "x-default": "https://renfeng.org/posts/series-a/" };
+    expect(alternates("posts/series-a")).toEqual(pair);
+    expect(alternates("zh/posts/series-a")).toEqual(pair);
+    expect(alternates("zh/posts/only-chinese")).toEqual({ "zh-CN": "https://renfeng.org/zh/posts/only-chinese/", "x-default": "https://renfeng.org/zh/posts/only-chinese/" });
+    const sitemap = xml("sitemap.xml");
+    const entry = [...sitemap.querySelectorAll("url")].find((u) => u.querySelector("loc")!.textContent === pair["zh-CN"])!;
+    const links = Object.fromEntries([...entry.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "link")].map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]));
+    expect(links).toEqual(pair);
+    const switchOf = (url: string) => page(url).querySelector(".language-switch")?.getAttribute("href");
+    expect(switchOf("posts/series-a")).toBe("/zh/posts/series-a/");
+    expect(switchOf("zh/posts/series-a")).toBe("/posts/series-a/");
+    // No translation: the other language's blog.
+    expect(switchOf("posts/fixture-01")).toBe("/zh/posts/");
+    expect(switchOf("zh/posts/only-chinese")).toBe("/posts/");
+  });
+
+  it("keeps the default feeds English and gives Chinese posts feeds of their own", () => {
+    const entries = (url: string) => [...xml(url).querySelectorAll("entry > title")].map((e) => e.textContent);
+    expect(entries("feed.xml")).not.toContain("只有中文");
+    expect(entries("zh/feed.xml")).toEqual(["只有中文", "系列第一篇"]);
+    expect(xml("zh/feed.xml").documentElement.getAttribute("xml:lang")).toBe("zh-CN");
+    expect(xml("zh/index.xml").querySelector("channel > language")?.textContent).toBe("zh-CN");
+    expect(JSON.parse(readFileSync(path.join(out, "zh/feed.json"), "utf8")).items.map((i: { title: string }) => i.title)).toEqual(["只有中文", "系列第一篇"]);
+  });
 
   it("never lets a draft into a production build", async () => {
     expect(existsSync(path.join(out, "posts/secret-draft"))).toBe(false);

@@ -7,13 +7,13 @@ import { builtFiles, fileFor, loadPage, siteDir, urlOf } from "../support/site.t
 
 const home = () => loadPage("/rdma101/");
 const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
+const parts = (parse(readFileSync("_data/course.yaml", "utf8")) as { parts: { slug: string; title: string }[] }).parts;
 
 describe("RDMA 101", () => {
   it("lists every lesson in the syllabus, with parts from data and a start link", () => {
     const doc = home();
-    expect(lessonUrls().length).toBeGreaterThanOrEqual(9);
+    expect(lessonUrls().length).toBeGreaterThan(0);
     expect(doc.querySelector("a.button-primary")?.getAttribute("href")).toBe(lessonUrls()[0]);
-    const parts = (parse(readFileSync("_data/course.yaml", "utf8")) as { parts: { title: string }[] }).parts;
     expect([...doc.querySelectorAll(".syllabus-part h3")].map((h) => h.textContent)).toEqual(parts.map((p, i) => `Part ${i + 1}: ${p.title}`));
     for (const id of ["who-it-is-for", "prerequisites", "without-hardware", "syllabus"]) expect(doc.getElementById(id)).not.toBeNull();
   });
@@ -45,15 +45,19 @@ describe("RDMA 101", () => {
     // The last lesson has no next lesson: it leads back to the course home, which is not "next".
     expect(url).toBeUndefined();
     expect(loadPage(urls.at(-1)!).querySelector(".pager a.pager-end")?.getAttribute("href")).toBe("/rdma101/");
-    // The last lesson of Part 1 introduces Part 2.
-    const lastOfPart1 = urls.filter((u) => u.startsWith("/rdma101/getting-started/")).at(-1)!;
-    expect(loadPage(lastOfPart1).querySelector(".next-part h2")?.textContent).toBe("Next: Part 2, The programming model");
+    // The last lesson of each part but the last introduces the next part; no other lesson does.
+    const sections = [...home().querySelectorAll(".syllabus-part")].map((section) => [...section.querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!));
+    sections.forEach((lessons, i) => {
+      for (const url of lessons) {
+        const next = loadPage(url).querySelector(".next-part h2")?.textContent;
+        expect(next, url).toBe(url === lessons.at(-1) && parts[i + 1] ? `Next: Part ${i + 2}, ${parts[i + 1]!.title}` : undefined);
+      }
+    });
   });
 
   it("resolves every glossary link in every lesson, and every glossary term links a lesson", () => {
     const glossary = loadPage("/rdma101/glossary/");
     const ids = new Set([...glossary.querySelectorAll("dt[id]")].map((dt) => dt.id));
-    expect(ids.size).toBeGreaterThanOrEqual(40);
     // The terms the course's brief names, each defined.
     for (const id of ["rdma", "verbs", "rnic", "hca", "pd", "mr", "lkey", "rkey", "qp", "rc", "uc", "ud", "wr", "wqe", "sge", "cq", "cqe", "psn", "gid", "lid", "roce-v2", "iwarp", "infiniband", "doorbell", "inline", "srq", "rnr", "odp"]) {
       expect(ids, id).toContain(id);

@@ -18,14 +18,19 @@ export function launch(): Promise<Browser> {
 export async function open(browser: Browser, url: string, options: { viewport: { width: number; height: number }; colorScheme?: "light" | "dark" }) {
   const context = await browser.newContext({ viewport: options.viewport, colorScheme: options.colorScheme ?? "light" });
   const page = await context.newPage();
+  const problems = watch(page, new URL(url).origin);
+  await page.goto(url, { waitUntil: "load" });
+  return { page, context, problems };
+}
+
+/** Console errors, failed requests and any request to another origin on `page`, as they happen. */
+export function watch(page: Page, origin: string): string[] {
   const problems: string[] = [];
-  const origin = new URL(url).origin;
   page.on("console", (msg) => msg.type() === "error" && problems.push(`console: ${msg.text()}`));
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("request", (req) => !req.url().startsWith(origin) && !req.url().startsWith("data:") && problems.push(`third-party request: ${req.url()}`));
   page.on("response", (res) => res.status() >= 400 && problems.push(`HTTP ${res.status()}: ${res.url()}`));
-  await page.goto(url, { waitUntil: "load" });
-  return { page, context, problems };
+  return problems;
 }
 
 /** WCAG 2.2 A and AA violations, as readable lines. */

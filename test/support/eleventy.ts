@@ -1,8 +1,9 @@
 // Runs the real Eleventy build (the same command as `npm run build`) from a given project folder.
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, symlink } from "node:fs/promises";
+import { cp, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parse, stringify } from "yaml";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -12,11 +13,11 @@ export interface BuildResult {
   outDir: string;
 }
 
-export function build(options: { cwd?: string; outDir: string; env?: Record<string, string> }): Promise<BuildResult> {
+export function build(options: { cwd?: string; outDir: string; env?: Record<string, string>; args?: string[] }): Promise<BuildResult> {
   const cwd = options.cwd ?? projectRoot;
   const eleventy = path.join(cwd, "node_modules/@11ty/eleventy/cmd.cjs");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", eleventy, "--config=.eleventy.ts", `--output=${options.outDir}`, "--quiet"], {
+    const child = spawn(process.execPath, ["--import", "tsx", eleventy, "--config=.eleventy.ts", `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
       cwd,
       env: { ...process.env, ELEVENTY_ENV: "production", ...options.env },
     });
@@ -37,5 +38,27 @@ export async function copyProject(): Promise<string> {
     filter: (src) => !skip.has(path.relative(projectRoot, src).split(path.sep)[0] ?? ""),
   });
   await symlink(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/**
+ * A copy of the project with little content: only the posts and lessons named (the course data and
+ * glossary cut down to them). A build of it takes the same few seconds however much the real site
+ * grows, so tests that build many times (one mistake each) stay fast as content doubles.
+ */
+export async function smallProject(keep: { posts: string[]; lessons: string[] }): Promise<string> {
+  const dir = await copyProject();
+  const kept = new Set([...keep.posts, ...keep.lessons]);
+  for (const folder of ["posts/blog", "posts/rdma101"]) {
+    for (const entry of await readdir(path.join(dir, folder), { recursive: true, withFileTypes: true })) {
+      const file = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+      if (entry.isFile() && file.endsWith(".md") && !file.startsWith("posts/rdma101/labs/") && !kept.has(file)) await rm(path.join(dir, file));
+    }
+  }
+  // <NN>-<part>/<NN>-<lesson>.md → part and lesson slugs, as the course names them.
+  const refs = keep.lessons.map((file) => file.split("/").slice(-2).map((name) => name.replace(/^\d+-|\.md$/g, "")).join("/"));
+  const edit = async (file: string, change: (data: never) => unknown) => writeFile(path.join(dir, file), stringify(change(parse(await readFile(path.join(dir, file), "utf8")) as never)));
+  await edit("_data/course.yaml", (course: { parts: { slug: string }[] }) => ({ ...course, parts: course.parts.filter((p) => refs.some((r) => r.startsWith(`${p.slug}/`))) }));
+  await edit("_data/glossary.yaml", (terms: { lesson: string }[]) => terms.filter((t) => refs.includes(t.lesson)));
   return dir;
 }

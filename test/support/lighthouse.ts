@@ -18,11 +18,11 @@ export interface AuditResult {
   failures: string[];
 }
 
-/** The homepage, the first post in the archives and the first lesson of the syllabus. */
+/** The homepage in each language, the first post in the archives and the first lesson of the syllabus. */
 export function auditedPages(root: string): Record<string, string> {
   const firstLink = (page: string, selector: string) =>
     new JSDOM(readFileSync(path.join(root, page, "index.html"), "utf8")).window.document.querySelector(selector)!.getAttribute("href")!;
-  return { home: "/", post: firstLink("archives", ".archive-list a"), lesson: firstLink("rdma101", ".syllabus-lessons a") };
+  return { home: "/", "home (zh)": "/zh/", post: firstLink("archives", ".archive-list a"), lesson: firstLink("rdma101", ".syllabus-lessons a") };
 }
 
 export async function audit(root: string): Promise<AuditResult[]> {

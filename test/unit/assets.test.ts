@@ -1,12 +1,28 @@
-import { readFileSync } from "node:fs";
-import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { assetUrl } from "../../src/assets.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { assetUrl, forgetAssetHashes } from "../../src/assets.ts";
+import { setPathPrefix } from "../../src/urls.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "assets-"));
+afterEach(() => setPathPrefix("/"));
 
 describe("asset URLs", () => {
-  it("carry a hash of the file's content, so a changed file gets a new URL", () => {
-    const hash = createHash("sha256").update(readFileSync("public/css/site.css")).digest("hex").slice(0, 10);
-    expect(assetUrl("/css/site.css")).toBe(`/css/site.css?v=${hash}`);
-    expect(assetUrl("/js/enhance.js")).toMatch(/^\/js\/enhance\.js\?v=[0-9a-f]{10}$/);
+  it("carry a short hash of the file's content: the same content, the same URL; new content, a new URL", () => {
+    writeFileSync(path.join(dir, "a.css"), "a {}");
+    writeFileSync(path.join(dir, "b.css"), "b {}");
+    const first = assetUrl("a.css", dir);
+    expect(first).toMatch(/^\/a\.css\?v=[0-9a-f]{10}$/);
+    expect(assetUrl("a.css", dir)).toBe(first);
+    expect(assetUrl("b.css", dir)).not.toBe(first.replace("a.css", "b.css"));
+    writeFileSync(path.join(dir, "a.css"), "a { color: red }");
+    forgetAssetHashes();
+    expect(assetUrl("a.css", dir)).not.toBe(first);
+  });
+
+  it("live under the path prefix", () => {
+    setPathPrefix("/repo/");
+    expect(assetUrl("css/site.css")).toMatch(/^\/repo\/css\/site\.css\?v=[0-9a-f]{10}$/);
   });
 });

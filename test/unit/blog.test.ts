@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { archiveByYear, checkUniqueSlugs, paginate, postsPageUrl, publishedPosts, seriesIndex, tagIndex, type Post } from "../../src/blog.ts";
-import { readingMinutes } from "../../src/front-matter.ts";
+import { archiveByYear, Blog, paginate, postKind, readingMinutes, seriesIndex, tagIndex, type Post } from "../../src/blog.ts";
 import { postSchema } from "../../src/schemas.ts";
 import { tagSlug } from "../../src/tags.ts";
+import { routes } from "../../src/urls.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
 
 const good = { title: "T", date: "2026-12-02T10:00:00+08:00", description: "D" };
 let n = 0;
-const post = (over: Partial<Post>): Post =>
-  ({ title: "T", description: "D", date: new Date("2026-01-01T00:00:00Z"), tags: [], draft: false, minutes: 1, slug: `p${++n}`, url: `/posts/p${n}/`, file: `posts/blog/p${n}.md`, item: {} as never, ...over }) as Post;
+const post = (over: Partial<Post>): Post => {
+  const slug = over.slug ?? `p${++n}`;
+  const lang = over.lang ?? "en";
+  return { title: "T", description: "D", date: new Date("2026-01-01T00:00:00Z"), tags: [], draft: false, minutes: 1, slug, key: slug, lang, url: routes.post(lang, slug), file: `posts/blog/${slug}.md`, item: {} as never, ...over } as Post;
+};
 
 describe("post front matter", () => {
   it("accepts a minimal post and normalises tags to lower-case slugs", () => {
@@ -26,6 +29,7 @@ describe("post front matter", () => {
     [{ ...good, date: "02/12/2026" }, "posts/blog/x.md: date: must be an ISO date"],
     [{ ...good, date: "2026-12" }, "posts/blog/x.md: date: must be an ISO date"],
     [{ ...good, date: "20261202" }, "posts/blog/x.md: date: must be an ISO date"],
+    [{ ...good, date: "2026-13-45" }, "posts/blog/x.md: date: must be an ISO date"],
     [{ ...good, date: "2026-12-02T10:00:00" }, "posts/blog/x.md: date: must be an ISO date (2026-12-02) or date-time with offset"],
     [{ ...good, description: "x".repeat(201) }, "posts/blog/x.md: description: must be at most 200 characters"],
     [{ ...good, tags: "rdma" }, "posts/blog/x.md: tags: expected array"],
@@ -36,6 +40,16 @@ describe("post front matter", () => {
     [{ ...good, updated: "2026-01-01" }, "posts/blog/x.md: updated: must not be before date"],
   ])("rejects %j", (data, message) => {
     expect(errorOf(() => validate(postSchema, data, "posts/blog/x.md"))).toContain(message);
+  });
+});
+
+describe("post files", () => {
+  it("take posts from posts/blog and translations from posts/blog/<lang>, never deeper", () => {
+    const entry = (file: string, slug: string) => postKind.entry(validate(postSchema, good, file), { url: "/u/", inputPath: file, fileSlug: slug, data: {} }, file);
+    expect([entry("posts/blog/a.md", "a").lang, entry("posts/blog/zh/a.md", "a").lang, entry("posts/blog/b/index.md", "b").lang]).toEqual(["en", "zh", "en"]);
+    expect(entry("posts/blog/zh/a.md", "a").key).toBe(entry("posts/blog/a.md", "a").key);
+    expect(postKind.files).toContain("posts/blog/zh/*.md");
+    expect(postKind.files.every((glob) => !glob.includes("**"))).toBe(true);
   });
 });
 
@@ -50,10 +64,10 @@ describe("tags", () => {
     expect(new Set(["C", "C++", "C#"].map(tagSlug))).toEqual(new Set(["c", "c-plus-plus", "c-sharp"]));
   });
 
-  it("indexes posts by tag, alphabetically, newest first within a tag", () => {
-    const older = post({ tags: ["rdma"], date: new Date("2025-01-01") });
-    const newer = post({ tags: ["rdma", "kv"], date: new Date("2026-01-01") });
-    const index = tagIndex(publishedPosts([older, newer], false));
+  it("indexes posts by tag, alphabetically, keeping the list's order within a tag", () => {
+    const newer = post({ tags: ["rdma", "kv"] });
+    const older = post({ tags: ["rdma"] });
+    const index = tagIndex([newer, older]);
     expect([...index.keys()]).toEqual(["kv", "rdma"]);
     expect(index.get("rdma")).toEqual([newer, older]);
   });
@@ -66,36 +80,62 @@ describe("reading time", () => {
     expect(readingMinutes(`${words}\n\n\`\`\`c\n${words}\n\`\`\`\n`)).toBe(4);
   });
 
-  it("counts Chinese characters at about 400 a minute", () => {
+  it("counts Chinese by characters, at about 400 a minute", () => {
     expect(readingMinutes("数".repeat(1200))).toBe(3);
     expect(readingMinutes("短")).toBe(1);
   });
 });
 
-describe("series, drafts, order and pages", () => {
+describe("the blog index", () => {
+  it("orders each language newest first and links neighbours within it", () => {
+    const a = post({ date: new Date("2025-01-01") });
+    const b = post({ date: new Date("2026-01-01") });
+    const zh = post({ lang: "zh", date: new Date("2025-06-01") });
+    const blog = new Blog([a, zh, b]);
+    expect(blog.inLanguage("en")).toEqual([b, a]);
+    expect(blog.inLanguage("zh")).toEqual([zh]);
+    expect([b.previous, b.next, a.previous, a.next]).toEqual([a, undefined, undefined, b]);
+    expect([zh.previous, zh.next]).toEqual([undefined, undefined]);
+  });
+
+  it("finds a post by address and its translation by key, and throws on a miss", () => {
+    const en = post({ slug: "same" });
+    const zh = post({ slug: "same", lang: "zh", file: "posts/blog/zh/same.md" });
+    const blog = new Blog([en, zh]);
+    expect(blog.byUrl("/zh/posts/same/")).toBe(zh);
+    expect(blog.byKey("same", "en")).toBe(en);
+    expect(blog.byFile("posts/blog/zh/same.md")).toBe(zh);
+    expect(errorOf(() => blog.byUrl("/posts/none/"))).toBe("/posts/none/: no post has this address");
+    expect(errorOf(() => blog.byFile("posts/blog/x/y.md", postKind.placement))).toMatch(/^posts\/blog\/x\/y\.md: \(file\): not a post: a post is posts\/blog\/<slug>\.md/);
+    expect(errorOf(() => blog.byKey("other", "zh"))).toBe("post 'other': none in language 'zh'");
+  });
+
+  it("refuses two posts at one address", () => {
+    expect(errorOf(() => new Blog([post({ slug: "same", file: "posts/blog/same.md" }), post({ slug: "same", file: "posts/blog/same/index.md" })]))).toBe(
+      "posts/blog/same/index.md: (file): /posts/same/ is also the address of posts/blog/same.md",
+    );
+  });
+
   it("orders a series by part and refuses two posts claiming one part", () => {
     const two = post({ series: "S", part: 2 });
     const one = post({ series: "S", part: 1 });
     expect(seriesIndex([two, one]).get("S")!.posts).toEqual([one, two]);
-    expect(() => seriesIndex([one, post({ series: "S", part: 1, file: "posts/blog/dup.md" })])).toThrow(
-      "posts/blog/dup.md: part: part 1 of series 'S' is also posts/blog/p",
-    );
+    new Blog([two, one]);
+    expect(two.inSeries?.posts).toEqual([one, two]);
+    expect(() => seriesIndex([one, post({ series: "S", part: 1, file: "posts/blog/dup.md" })])).toThrow("posts/blog/dup.md: part: part 1 of series 'S' is also posts/blog/p");
   });
 
-  it("leaves drafts out of production and sorts newest first", () => {
-    const draft = post({ draft: true, date: new Date("2027-01-01") });
-    const a = post({ date: new Date("2025-01-01") });
-    const b = post({ date: new Date("2026-01-01") });
-    expect(publishedPosts([a, draft, b], false)).toEqual([b, a]);
-    expect(publishedPosts([a, draft, b], true)).toEqual([draft, b, a]);
-  });
-
-  it("refuses two posts with one slug", () => {
-    expect(() => checkUniqueSlugs([post({ slug: "same", file: "a.md" }), post({ slug: "same", file: "b.md" })])).toThrow("b.md: slug: 'same' is also the slug of a.md");
+  it("has a first list page in every language, even one without posts", () => {
+    const blog = new Blog([post({})]);
+    expect(blog.listPages().map((p) => [p.lang, p.url, p.items.length])).toEqual([
+      ["en", "/posts/", 1],
+      ["zh", "/zh/posts/", 0],
+    ]);
+    expect(blog.feeds().map((f) => f.url)).toEqual(["/feed.xml", "/index.xml", "/feed.json", "/zh/feed.xml", "/zh/index.xml", "/zh/feed.json"]);
   });
 
   it("paginates ten to a page with previous and next links", () => {
-    const pages = paginate(Array.from({ length: 21 }, (_, i) => i), 10, postsPageUrl);
+    const pages = paginate(Array.from({ length: 21 }, (_, i) => i), 10, "en", (page) => routes.posts("en", page));
     expect(pages.map((p) => [p.url, p.items.length, p.previousUrl, p.nextUrl])).toEqual([
       ["/posts/", 10, undefined, "/posts/page/2/"],
       ["/posts/page/2/", 10, "/posts/", "/posts/page/3/"],

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { allLessons, buildCourse, checkGlossary, courseRedirects, legacyUrl, lessonLocation, lessonNeighbours, movedLessons, type LessonSource } from "../../src/course.ts";
-import { lessonSchema, type Course } from "../../src/schemas.ts";
+import { buildCourse, checkGlossary, lessonKind, lessonLocation, Syllabus, type LessonEntry } from "../../src/course.ts";
+import { lessonSchema, type CourseData } from "../../src/schemas.ts";
+import { routes } from "../../src/urls.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
 
-const course: Course = {
+const course: CourseData = {
   title: "C",
   description: "D",
   audience: "A",
@@ -15,9 +16,19 @@ const course: Course = {
     { slug: "advanced", title: "Advanced", summary: "S2" },
   ],
 };
-const lesson = (file: string, over: object = {}): LessonSource => ({
-  file: `posts/rdma101/${file}`,
-  data: { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], formerly: [], draft: false, ...over },
+/** A lesson file as the loader makes it (see lessonKind.entry). */
+const lesson = (file: string, over: object = {}): LessonEntry => {
+  const path = `posts/rdma101/${file}`;
+  const data = { title: file, description: "d", objectives: ["o"], minutes: 10, date: new Date("2026-12-02"), prerequisites: [], formerly: [], draft: false, ...over };
+  return { ...data, file: path, url: `/from-permalink/${file}/`, lang: "en", key: file };
+};
+
+describe("lesson files", () => {
+  it("come from numbered part folders only, never examples/ or labs/", () => {
+    expect(lessonKind.files).toEqual(["posts/rdma101/[0-9]*/*.md"]);
+    const entry = lessonKind.entry(validate(lessonSchema, { title: "T", description: "d", objectives: ["o"], minutes: 5, date: "2026-12-02" }, "f"), { url: "/rdma101/basics/a/", inputPath: "posts/rdma101/01-basics/02-a.md", fileSlug: "a", data: {} }, "posts/rdma101/01-basics/02-a.md");
+    expect([entry.key, entry.lang, entry.url]).toEqual(["basics/a", "en", "/rdma101/basics/a/"]);
+  });
 });
 
 describe("course order and numbering", () => {
@@ -25,44 +36,56 @@ describe("course order and numbering", () => {
     [lesson("02-advanced/01-c.md"), lesson("01-basics/10-b.md"), lesson("01-basics/02-a.md", { minutes: 5 })],
     course,
   );
+  const lessons = parts.flatMap((p) => p.lessons);
 
   it("orders parts and lessons by their numeric prefixes, not by name or file order", () => {
-    expect(allLessons(parts).map((l) => [l.number, l.position, l.url])).toEqual([
-      ["1.1", 1, "/rdma101/basics/a/"],
-      ["1.2", 2, "/rdma101/basics/b/"],
-      ["2.1", 3, "/rdma101/advanced/c/"],
+    expect(lessons.map((l) => [l.number, l.position, l.total, l.file])).toEqual([
+      ["1.1", 1, 3, "posts/rdma101/01-basics/02-a.md"],
+      ["1.2", 2, 3, "posts/rdma101/01-basics/10-b.md"],
+      ["2.1", 3, 3, "posts/rdma101/02-advanced/01-c.md"],
     ]);
     expect(parts.map((p) => [p.number, p.title, p.minutes, p.url])).toEqual([
-      [1, "Basics", 15, "/rdma101/basics/a/"],
-      [2, "Advanced", 10, "/rdma101/advanced/c/"],
+      [1, "Basics", 15, lessons[0]!.url],
+      [2, "Advanced", 10, lessons[2]!.url],
     ]);
   });
 
   it("links previous and next across part boundaries and announces the next part", () => {
-    const last = lessonNeighbours(parts, "/rdma101/basics/b/");
-    expect([last.previous?.url, last.next?.url, last.nextPart?.title, last.total]).toEqual(["/rdma101/basics/a/", "/rdma101/advanced/c/", "Advanced", 3]);
-    const first = lessonNeighbours(parts, "/rdma101/basics/a/");
-    expect([first.previous, first.next?.url, first.nextPart]).toEqual([undefined, "/rdma101/basics/b/", undefined]);
-    expect(lessonNeighbours(parts, "/rdma101/advanced/c/").next).toBeUndefined();
+    const [first, last, other] = lessons;
+    expect([last!.previous, last!.next, last!.nextPart?.title, last!.part.title]).toEqual([first, other, "Advanced", "Basics"]);
+    expect([first!.previous, first!.next, first!.nextPart]).toEqual([undefined, last, undefined]);
+    expect(other!.next).toBeUndefined();
   });
 
-  it("maps every course URL to its upper-case legacy address", () => {
-    expect(legacyUrl("/rdma101/basics/a/")).toBe("/RDMA101/basics/a/");
-    expect(lessonLocation("posts/rdma101/01-basics/02-a.md").url).toBe("/rdma101/basics/a/");
+  it("resolves prerequisites to lessons", () => {
+    const [a, b] = buildCourse([lesson("01-basics/01-a.md"), lesson("01-basics/02-b.md", { prerequisites: ["basics/a"] }), lesson("02-advanced/01-c.md")], course)[0]!.lessons;
+    expect(b!.before).toEqual([a]);
+  });
+
+  it("finds lessons by reference and throws on one that does not exist", () => {
+    const syllabus = new Syllabus(parts);
+    expect(syllabus.byRef("basics/b").number).toBe("1.2");
+    expect(errorOf(() => syllabus.byRef("basics/zzz"))).toBe("lesson 'basics/zzz': none in language 'en'");
+    expect(syllabus.pageUrls()).toEqual([routes.course(), routes.glossary(), ...lessons.map((l) => l.url)]);
+  });
+
+  it("takes a lesson's address from its part and lesson folder names", () => {
+    expect(lessonLocation("posts/rdma101/01-basics/02-a.md")).toMatchObject({ ref: "basics/a", url: routes.lesson("basics", "a") });
   });
 
   it("sends a moved lesson's old address, in either case, straight to the lesson", () => {
-    const moved = buildCourse([lesson("01-basics/01-a.md", { formerly: ["basics/old-a", "advanced/older-a"] }), lesson("02-advanced/01-c.md")], course);
-    expect(movedLessons(moved)).toEqual([
-      { from: "/rdma101/basics/old-a/", to: "/rdma101/basics/a/" },
-      { from: "/rdma101/advanced/older-a/", to: "/rdma101/basics/a/" },
+    const syllabus = new Syllabus(buildCourse([lesson("01-basics/01-a.md", { formerly: ["basics/old-a", "advanced/older-a"] }), lesson("02-advanced/01-c.md")], course));
+    const a = syllabus.byRef("basics/a").url;
+    expect(syllabus.movedLessons()).toEqual([
+      { url: routes.lesson("basics", "old-a"), to: a },
+      { url: routes.lesson("advanced", "older-a"), to: a },
     ]);
-    expect(courseRedirects(["/rdma101/basics/a/"], moved)).toEqual([
-      { from: "/RDMA101/basics/a/", to: "/rdma101/basics/a/" },
-      { from: "/rdma101/basics/old-a/", to: "/rdma101/basics/a/" },
-      { from: "/RDMA101/basics/old-a/", to: "/rdma101/basics/a/" },
-      { from: "/rdma101/advanced/older-a/", to: "/rdma101/basics/a/" },
-      { from: "/RDMA101/advanced/older-a/", to: "/rdma101/basics/a/" },
+    expect(syllabus.redirects().filter((r) => r.to === a)).toEqual([
+      { url: routes.legacyCourse(a), to: a },
+      { url: "/rdma101/basics/old-a/", to: a },
+      { url: "/RDMA101/basics/old-a/", to: a },
+      { url: "/rdma101/advanced/older-a/", to: a },
+      { url: "/RDMA101/advanced/older-a/", to: a },
     ]);
   });
 });
@@ -92,9 +115,9 @@ describe("course errors name the file and field", () => {
   });
 
   it("refuses a glossary term that points at no lesson", () => {
-    const parts = buildCourse([lesson("01-basics/01-a.md"), lesson("02-advanced/01-c.md")], course);
-    expect(() => checkGlossary([{ id: "qp", term: "QP", definition: "d", lesson: "basics/a" }], parts)).not.toThrow();
-    expect(errorOf(() => checkGlossary([{ id: "qp", term: "QP", definition: "d", lesson: "basics/nope" }], parts))).toBe(
+    const syllabus = new Syllabus(buildCourse([lesson("01-basics/01-a.md"), lesson("02-advanced/01-c.md")], course));
+    expect(() => checkGlossary([{ id: "qp", term: "QP", definition: "d", lesson: "basics/a" }], syllabus)).not.toThrow();
+    expect(errorOf(() => checkGlossary([{ id: "qp", term: "QP", definition: "d", lesson: "basics/nope" }], syllabus))).toBe(
       "_data/glossary.yaml: [0].lesson: no lesson 'basics/nope' (term 'qp')",
     );
   });

@@ -7,14 +7,21 @@ describe("dates", () => {
   it("shows a date in the site's zone, not UTC", () => {
     const lateUtc = new Date("2026-12-01T20:00:00Z"); // already 2 December in Beijing
     expect(isoDate(lateUtc, zone)).toBe("2026-12-02");
-    expect(readableDate(lateUtc, zone)).toBe("2 December 2026");
+    expect(readableDate(lateUtc, zone, "en")).toBe("2 December 2026");
     expect(isoDateTime(lateUtc, zone)).toBe("2026-12-02T04:00:00+08:00");
     expect(rfc822Date(lateUtc, zone)).toBe("Wed, 02 Dec 2026 04:00:00 +0800");
   });
 
-  it("writes year ranges with a spaced en dash", () => {
-    expect(yearRange({ start: 2023, end: 2026 })).toBe("2023 – 2026");
-    expect(yearRange({ start: 2026, end: "present" })).toBe("2026 – Present");
+  it("writes a date the way the page's language does", () => {
+    const date = new Date("2026-12-01T20:00:00Z");
+    expect(readableDate(date, zone, "zh")).toBe("2026年12月2日");
+    expect(readableDate(date, zone, "en")).not.toBe(readableDate(date, zone, "zh"));
+  });
+
+  it("writes year ranges with a spaced en dash, 'present' in the page's language", () => {
+    expect(yearRange({ start: 2023, end: 2026 }, "en")).toBe("2023 – 2026");
+    expect(yearRange({ start: 2026, end: "present" }, "en")).toBe("2026 – Present");
+    expect(yearRange({ start: 2026, end: "present" }, "zh")).toBe("2026 – 至今");
   });
 
   it("takes the newest year from dates and years alike", () => {

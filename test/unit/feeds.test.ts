@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import katex from "katex";
-import feeds, { FEED_SIZE, feedHtml } from "../../src/feeds.ts";
+import feeds, { FEED_SIZE, feedHtml, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
 import { registeredFunction } from "../support/config.ts";
 
 type Dated = { date: Date; updated?: Date };
@@ -41,12 +41,19 @@ describe("feed filters", () => {
   });
 
   it("dates a feed by its latest published or updated item", () => {
-    const lastUpdated = registeredFunction<(items: Dated[]) => Date | undefined>(feeds, "lastUpdated");
-    const items = [
+    const items: Dated[] = [
       { date: new Date("2026-01-01T00:00:00Z") },
       { date: new Date("2025-06-01T00:00:00Z"), updated: new Date("2026-03-01T00:00:00Z") },
     ];
     expect(lastUpdated(items)?.toISOString()).toBe("2026-03-01T00:00:00.000Z");
     expect(lastUpdated([])).toBeUndefined();
+  });
+
+  it("titles the blog's feeds with the site's name and the course's with its own, in the feed's language", () => {
+    const site = { title: { en: "Feng Ren", zh: "任峰" } } as never;
+    const course = { title: "RDMA 101" } as never;
+    const feed = (section: Feed["section"], lang: Feed["lang"]) => ({ section, lang }) as Feed;
+    expect(feedTitle(feed("blog", "zh"), site, course)).toBe("任峰");
+    expect(feedTitle(feed("course", "en"), site, course)).toBe("RDMA 101: new and updated lessons");
   });
 });

@@ -9,10 +9,4 @@ describe("template filters", () => {
     expect(copyrightYear([{ year: 2022 }, { year: 2025 }])).toBe(2025);
     expect(copyrightYear([{ year: 2025 }], [{ date: new Date("2026-02-01T00:00:00Z") }])).toBe(2026);
   });
-
-  it("makes absolute URLs against the site's address", () => {
-    const absoluteUrl = registeredFunction<(url: string, base: string) => string>(filters, "absoluteUrl");
-    expect(absoluteUrl("/posts/a/", "https://renfeng.org")).toBe("https://renfeng.org/posts/a/");
-    expect(absoluteUrl("https://example.org/x", "https://renfeng.org")).toBe("https://example.org/x");
-  });
 });

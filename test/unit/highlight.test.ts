@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeBlockHtml, highlightCode } from "../../src/highlight.ts";
+import { codeBlockHtml, fenceLabels, highlightCode } from "../../src/highlight.ts";
 
 describe("highlightCode", () => {
   it("marks tokens with Prism classes only (the palettes live in CSS) and labels the language", () => {
@@ -19,17 +19,25 @@ describe("highlightCode", () => {
 });
 
 describe("codeBlockHtml", () => {
-  it("builds the block every page shows: label, hidden copy button, keyboard-scrollable code", () => {
-    const html = codeBlockHtml({ html: "x", label: "C", name: 'C code "a"', lang: "c" });
+  it("builds the block every page shows: label, hidden copy button, code scrolling in a named region", () => {
+    const html = codeBlockHtml({ html: "x", label: "C", name: 'C code "a"', lang: "c" }, "en");
     expect(html).toBe(
       '<div class="code-block" data-copy-scope><div class="code-head"><span class="code-lang">C</span>' +
         '<button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> C code &quot;a&quot;</span></button></div>' +
-        '<pre tabindex="0" aria-label="C code &quot;a&quot;"><code class="language-c">x</code></pre></div>\n',
+        '<pre tabindex="0" role="region" aria-label="C code &quot;a&quot;"><code class="language-c">x</code></pre></div>\n',
     );
   });
 
+  it("speaks the page's language", () => {
+    const { name } = fenceLabels("C", "zh");
+    const html = codeBlockHtml({ html: "x", label: "C", name }, "zh");
+    expect(html).toContain(">复制<");
+    expect(html).toContain('aria-label="C 代码"');
+    expect(fenceLabels("", "en")).toEqual({ label: "Text", name: "Code" });
+  });
+
   it("can be a captioned figure", () => {
-    const html = codeBlockHtml({ html: "x", label: "C program", name: "n", element: "figure", className: "example", caption: "<figcaption>f.c</figcaption>" });
+    const html = codeBlockHtml({ html: "x", label: "C program", name: "n", element: "figure", className: "example", caption: "<figcaption>f.c</figcaption>" }, "en");
     expect(html).toMatch(/^<figure class="code-block example" data-copy-scope>[\s\S]*<\/pre><figcaption>f\.c<\/figcaption><\/figure>\n$/);
   });
 });

@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, markCjk } from "../../src/html.ts";
+import { escapeHtml, langAttribute, markLanguages } from "../../src/html.ts";
 
 describe("html helpers", () => {
   it("escapes every character that could open markup", () => {
     expect(escapeHtml(`<script>alert("x") & 'y'</script>`)).toBe("&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;");
   });
 
-  it("marks Chinese runs with their language", () => {
-    expect(markCjk("I'm Feng Ren (任峰), <hi>")).toBe(`I&#39;m Feng Ren (<span lang="zh-Hans">任峰</span>), &lt;hi&gt;`);
+  it("marks Han text by the page's language: as Chinese on an English page, not at all on a Chinese one", () => {
+    expect(markLanguages("I'm Feng Ren (任峰), <hi>", "en")).toBe(`I&#39;m Feng Ren (<span lang="zh-CN">任峰</span>), &lt;hi&gt;`);
+    expect(markLanguages("我是任峰（Feng Ren）", "zh")).toBe("我是任峰（Feng Ren）");
+  });
+
+  it("names a text's language only where it differs from the page's", () => {
+    expect(langAttribute("en", "zh")).toBe(' lang="en"');
+    expect(langAttribute("en", "en")).toBe("");
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { DECORATIVE, IMAGE_URL, pictureHtml, type ImageSettings } from "../../src/images.ts";
+import { DECORATIVE, pictureHtml, type ImageSettings } from "../../src/images.ts";
+import { routes } from "../../src/urls.ts";
 import { errorOf } from "../support/errors.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "images-"));
@@ -25,7 +26,7 @@ describe("pictureHtml", () => {
     // The largest generated width and its height: the aspect ratio the browser reserves.
     expect(html).toMatch(/width="960" height="480"/);
     await Promise.all(settings.pending.splice(0));
-    for (const url of html.match(new RegExp(`${IMAGE_URL}[^" ,]+`, "g"))!) expect(existsSync(path.join(out, url)), url).toBe(true);
+    for (const url of html.match(new RegExp(`${routes.images()}[^" ,]+`, "g"))!) expect(existsSync(path.join(out, url)), url).toBe(true);
   });
 
   it("gives a decorative image an empty alt", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMarkdown, headingSlug } from "../../src/markdown.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
+import { setPathPrefix } from "../../src/urls.ts";
 
 const md = createMarkdown();
 
@@ -21,7 +22,7 @@ describe("markdown", () => {
     const c = md.render("```c\nint x = 1;\n```\n");
     expect(c).toContain('<span class="code-lang">C</span>');
     expect(c).toContain('<span class="token keyword">int</span>');
-    expect(c).toMatch(/<pre tabindex="0" aria-label="C code">/);
+    expect(c).toMatch(/<pre tabindex="0" role="region" aria-label="C code">/);
     const unknown = md.render("```brainfudge\n<b>++</b>\n```\n");
     expect(unknown).toContain("&lt;b&gt;++&lt;/b&gt;");
     expect(unknown).toContain('<span class="code-lang">Text</span>');
@@ -52,6 +53,31 @@ describe("markdown", () => {
     expect(html.match(/Table \d\./g)).toEqual(["Table 1.", "Table 2."]);
     expect(html.match(/Figure \d\./g)).toEqual(["Figure 1.", "Figure 2."]);
     expect(md.render(source).match(/Table \d\./g)).toEqual(["Table 1.", "Table 2."]);
+  });
+
+  it("labels callouts, takeaways, answers, tables and figures in the page's language", () => {
+    const source = `::: note\nText.\n:::\n\n::: tip 标题\nText.\n:::\n\n::: takeaways\n- one\n:::\n\n::: answer\nA.\n:::\n\n::: table 说明\n| a |\n|---|\n| 1 |\n:::\n\n<figure>${FIGURE_NUMBER} 图</figure>\n`;
+    const zh = md.render(source, { lang: "zh" });
+    expect(zh).toContain('<p class="callout-title">注意</p>');
+    expect(zh).toContain('<p class="callout-title">提示：标题</p>');
+    expect(zh).toContain("<h2 id=\"key-takeaways\">要点</h2>");
+    expect(zh).toContain("<summary>显示答案</summary>");
+    expect(zh).toContain('<span class="caption-number">表 1</span>');
+    expect(zh).toContain('<span class="caption-number">图 1</span>');
+    expect(md.render(source)).toContain('<p class="callout-title">Note</p>');
+  });
+
+  it("puts links within the site under the path prefix, and leaves others alone", () => {
+    setPathPrefix("/repo/");
+    try {
+      const html = md.render("[a](/posts/a/) [b](https://example.org/) [c](#here) [d](other/)\n");
+      expect(html).toContain('<a href="/repo/posts/a/">a</a>');
+      expect(html).toContain('<a href="https://example.org/" rel="noopener">b</a>');
+      expect(html).toContain('<a href="#here">c</a>');
+      expect(html).toContain('<a href="other/">d</a>');
+    } finally {
+      setPathPrefix("/");
+    }
   });
 
   it("renders footnotes", () => {

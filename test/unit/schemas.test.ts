@@ -20,9 +20,21 @@ describe("profile schema", () => {
     expect(errorOf(() => validate(profileSchema, rest, "_data/profile.yaml"))).toBe("_data/profile.yaml: name: is required");
   });
 
-  it("rejects an unknown link type with the allowed ones", () => {
-    const data = { ...profile(), links: [{ type: "twitter", url: "https://x.com/a" }] };
-    expect(errorOf(() => validate(profileSchema, data, "p.yaml"))).toMatch(/^p\.yaml: links\[0\]\.type: must be one of github, scholar, blog, course$/);
+  it("takes text per language or one text for all, and needs every language in the first form", () => {
+    const data = validate(profileSchema, profile(), "_data/profile.yaml");
+    expect(Object.keys(data.headline)).toEqual(["en", "zh"]);
+    const shared = validate(profileSchema, { ...profile(), headline: "One headline" }, "p.yaml");
+    expect(shared.headline).toEqual({ en: "One headline", zh: "One headline" });
+    expect(errorOf(() => validate(profileSchema, { ...profile(), headline: { en: "Only English" } }, "p.yaml"))).toBe("p.yaml: headline.zh: is required");
+    expect(errorOf(() => validate(profileSchema, { ...profile(), headline: { en: "E", zh: "中", fr: "F" } }, "p.yaml"))).toBe("p.yaml: headline.fr: unknown field");
+  });
+
+  it("links a profile elsewhere by site and URL, and a section of this site by route, never by path", () => {
+    const links = (value: unknown) => errorOf(() => validate(profileSchema, { ...profile(), links: [value] }, "p.yaml"));
+    expect(links({ site: "twitter", url: "https://x.com/a" })).toMatch(/^p\.yaml: links\[0\]\.site: must be one of github, scholar$/);
+    expect(links({ route: "blog" })).toMatch(/^p\.yaml: links\[0\]\.route: must be one of posts, course/);
+    expect(links({ site: "github" })).toMatch(/^p\.yaml: links\[0\]: needs either site and url/);
+    expect(links({ url: "/posts/" })).toMatch(/^p\.yaml: links\[0\]\.url: must be an https:\/\/ URL/);
   });
 
   it("refuses a plain e-mail address", () => {
@@ -60,6 +72,15 @@ describe("site schema", () => {
   it("accepts the real settings and trims the base URL's slash", () => {
     const data = validate(siteSchema, { ...yaml("_data/site.yaml"), url: "https://example.org/" }, "s.yaml");
     expect(data.url).toBe("https://example.org");
+  });
+
+  it("takes only an origin: a sub-path is the path prefix's job", () => {
+    expect(errorOf(() => validate(siteSchema, { ...yaml("_data/site.yaml"), url: "https://user.github.io/repo" }, "s.yaml"))).toMatch(/^s\.yaml: url: must be the site's origin only/);
+    expect(errorOf(() => validate(siteSchema, { ...yaml("_data/site.yaml"), url: "renfeng.org" }, "s.yaml"))).toMatch(/^s\.yaml: url: must be an absolute http\(s\) URL/);
+  });
+
+  it("names sections by route", () => {
+    expect(errorOf(() => validate(siteSchema, { ...yaml("_data/site.yaml"), navigation: ["home", "/posts/"] }, "s.yaml"))).toMatch(/^s\.yaml: navigation\[1\]: must be one of home, posts/);
   });
 
   it("rejects an unknown time zone", () => {

@@ -1,19 +1,19 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
 import { formatTranscript } from "../../src/lab/transcript.ts";
+import { parseFrontMatter } from "../../src/content.ts";
 import { createMarkdown } from "../../src/markdown.ts";
-import { TRANSCRIPT_CAPTION, transcriptHtml } from "../../src/transcripts.ts";
+import { transcriptCaption, transcriptHtml } from "../../src/transcripts.ts";
 
 const md = createMarkdown();
 const root = mkdtempSync(path.join(tmpdir(), "transcripts-"));
-/** A page on disk (front matter included) at `relative` under a temporary folder. */
-function page(relative: string, body: string): { page: { inputPath: string } } {
+/** A page at `relative` under a temporary folder whose front matter (one line) Eleventy has read with the site's engine. */
+function page(relative: string, _body: string): { page: { inputPath: string } } {
   const inputPath = path.join(root, relative);
-  mkdirSync(path.dirname(inputPath), { recursive: true });
-  writeFileSync(inputPath, `---\ntitle: T\n---\n${body}`);
+  parseFrontMatter("\ntitle: T", { filePath: inputPath });
   return { page: { inputPath } };
 }
 const renderError = (relative: string, body: string): string => {
@@ -32,7 +32,7 @@ describe("the transcript directive", () => {
     for (const run of loadRuns(runIds())) {
       const html = transcriptHtml(run.id, undefined, "page.md:1");
       expect(html).toMatch(/^<figure class="transcript">/);
-      expect(html).toContain(`<figcaption class="code-caption">${TRANSCRIPT_CAPTION}</figcaption>`);
+      expect(html).toContain(`<figcaption class="code-caption">${transcriptCaption("en")}</figcaption>`);
       expect(html.match(/<pre tabindex="0"/g)).toHaveLength(run.steps.length);
       let from = 0;
       for (const step of run.steps) {

@@ -1,0 +1,196 @@
+// The content model: how a Markdown file becomes a page's data, validated once, in Eleventy's own
+// data cascade.
+//
+//   file ─ front-matter engine (YAML 1.2, the only parse) ─▶ what the author wrote
+//        ─ the kind's schema (src/schemas.ts), in the kind's loader ─▶ an entry: url, lang, key, …
+//        ─ the kind's arrange step ─▶ an index: ordered, linked (neighbours, parts, series)
+//        ─ eleventyDataSchema (directory data) ─▶ the page's own data: its entry, `lang`, `head`
+//
+// Blog posts and course lessons are two kinds with one loader; page templates are the third kind,
+// validated by the same hook without an index (see ./pages.ts).
+import { z } from "zod";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import type { Lang } from "./languages.ts";
+import { contentDate } from "./schemas.ts";
+import { ContentError, contentError, relativeFile, validate } from "./validation.ts";
+import { readYaml } from "./yaml.ts";
+
+interface Written {
+  data: Record<string, unknown>;
+  /** Lines before the body (the front matter and its delimiters), so errors can name file lines. */
+  bodyOffset: number;
+}
+
+/** Front matter as each file's author wrote it, by project-relative path; filled by the engine. */
+const written = new Map<string, Written>();
+
+/**
+ * Eleventy's front-matter engine for YAML: YAML 1.2 keeps dates as the text written ("2026-13-45"
+ * is then an error, not a date in 2027). It records what it parsed, so nothing reads a file twice.
+ */
+export function parseFrontMatter(source: string, options?: { filePath?: string }): Record<string, unknown> {
+  const file = options?.filePath ? relativeFile(options.filePath) : "(front matter)";
+  const data = readYaml(source, file, "(front matter)") ?? {};
+  if (typeof data !== "object" || Array.isArray(data)) throw contentError([`${file}: (front matter): must be fields, one "name: value" a line`]);
+  // The engine sees the block after the opening delimiter: its newlines, plus both delimiter lines.
+  written.set(file, { data: data as Record<string, unknown>, bodyOffset: (source.match(/\n/g)?.length ?? 0) + 2 });
+  return data as Record<string, unknown>;
+}
+
+export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file)?.data ?? {};
+export const bodyOffset = (file: string): number => written.get(file)?.bodyOffset ?? 0;
+
+/** The part of an Eleventy collection item the model reads. */
+export interface CollectionItem {
+  url: string;
+  inputPath: string;
+  fileSlug: string;
+  rawInput?: string;
+  content?: string;
+  data: Record<string, unknown>;
+}
+export interface CollectionApi {
+  getFilteredByGlob(globs: string | string[]): CollectionItem[];
+}
+
+/** What every indexed page is: its file, address, language, and the key its translations share. */
+export interface Entry {
+  file: string;
+  url: string;
+  lang: Lang;
+  key: string;
+}
+
+/** What a page's <head> says about it (see _includes/layouts/base.njk). */
+export interface Head {
+  title?: string;
+  description: string;
+  /** Open Graph type. */
+  type: "website" | "article";
+}
+
+export interface Kind<S extends z.ZodType, E extends Entry> {
+  /** The collection holding this kind's index. */
+  collection: string;
+  /** Where each page finds its own entry in its data. */
+  dataKey: string;
+  /** The files of this kind (globs), and where they belong, for the message when one is elsewhere. */
+  files: string[];
+  placement: string;
+  schema: S;
+  /** The entry: validated front matter plus what the file itself tells (address, language, body). */
+  entry(data: z.output<S>, item: CollectionItem, file: string): E;
+  head(entry: E): Head;
+}
+
+/** Entries of one kind, in the kind's order, found by address, file or translation key. */
+export class Index<E extends Entry> {
+  readonly all: readonly E[];
+  readonly #byUrl = new Map<string, E>();
+  readonly #byFile = new Map<string, E>();
+  readonly #byKey = new Map<string, Map<Lang, E>>();
+
+  constructor(
+    readonly kind: string,
+    entries: E[],
+  ) {
+    this.all = entries;
+    const problems: string[] = [];
+    for (const entry of entries) {
+      const twin = this.#byUrl.get(entry.url);
+      if (twin) problems.push(`${entry.file}: (file): ${entry.url} is also the address of ${twin.file}`);
+      this.#byUrl.set(entry.url, entry);
+      this.#byFile.set(entry.file, entry);
+      const translations = this.#byKey.get(entry.key) ?? new Map<Lang, E>();
+      translations.set(entry.lang, entry);
+      this.#byKey.set(entry.key, translations);
+    }
+    if (problems.length) throw contentError(problems);
+  }
+
+  byUrl(url: string): E {
+    const entry = this.#byUrl.get(url);
+    if (!entry) throw new ContentError(`${url}: no ${this.kind} has this address`);
+    return entry;
+  }
+
+  byFile(file: string, placement = ""): E {
+    const entry = this.#byFile.get(file);
+    if (!entry) throw new ContentError(`${file}: (file): not a ${this.kind}${placement ? `: ${placement}` : ""}`);
+    return entry;
+  }
+
+  /** The entry with `key` in `lang`. */
+  byKey(key: string, lang: Lang): E {
+    const entry = this.#byKey.get(key)?.get(lang);
+    if (!entry) throw new ContentError(`${this.kind} '${key}': none in language '${lang}'`);
+    return entry;
+  }
+
+  inLanguage(lang: Lang): E[] {
+    return this.all.filter((e) => e.lang === lang);
+  }
+}
+
+/** Validates every file of a kind, reporting all problems at once. */
+export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>, items: CollectionItem[]): E[] {
+  const problems: string[] = [];
+  const entries = items.flatMap((item) => {
+    const file = relativeFile(item.inputPath);
+    try {
+      return [kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file)];
+    } catch (error) {
+      if (!(error instanceof ContentError)) throw error;
+      problems.push(error.message);
+      return [];
+    }
+  });
+  if (problems.length) throw contentError(problems);
+  return entries;
+}
+
+/**
+ * The one loader for indexed kinds: registers the kind's collection, built once per build from
+ * its files, and returns the getter that derived collections (list pages, feeds) share.
+ */
+export function contentCollection<S extends z.ZodType, E extends Entry, I extends Index<E>>(
+  config: UserConfig,
+  kind: Kind<S, E>,
+  arrange: (entries: E[], globals: Record<string, unknown>) => I,
+): (api: CollectionApi) => I {
+  let index: I | undefined;
+  config.on("eleventy.before", () => (index = undefined));
+  const load = (api: CollectionApi): I => {
+    if (index) return index;
+    const items = api.getFilteredByGlob(kind.files);
+    return (index = arrange(loadEntries(kind, items), items[0]?.data ?? {}));
+  };
+  config.addCollection(kind.collection, load);
+  return load;
+}
+
+/**
+ * The kind's `eleventyDataSchema`: Eleventy runs it for each page once its data is complete. The page
+ * receives its own entry from the index (so layouts read their data, never look it up), its
+ * language and its head; a page of this kind's folder that is not in the index stops the build.
+ */
+export function pageDataHook<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>) {
+  return (data: Record<string, unknown> & { page: { inputPath: string }; collections: Record<string, unknown> }): void => {
+    const index = data.collections[kind.collection];
+    if (!(index instanceof Index)) throw new Error(`collections.${kind.collection} is not loaded`);
+    const entry = (index as Index<E>).byFile(relativeFile(data.page.inputPath), kind.placement);
+    Object.assign(data, { [kind.dataKey]: entry, lang: entry.lang, head: kind.head(entry) });
+  };
+}
+
+/** A page's `date` as Eleventy's page.date: read like every content date, errors as `file: date: reason`. */
+const dated = z.object({ date: contentDate });
+function pageDate(this: { page: { inputPath: string } }, value: unknown): Date | undefined {
+  if (value === undefined || value instanceof Date) return undefined;
+  return validate(dated, { date: value }, relativeFile(this.page.inputPath)).date;
+}
+
+export default function content(config: UserConfig): void {
+  config.setFrontMatterParsingOptions({ engines: { yaml: parseFrontMatter } });
+  config.addDateParsing(pageDate);
+}

@@ -1,0 +1,40 @@
+// A build for a site served from a sub-path (a GitHub project page: https://user.github.io/repo/):
+// every link, asset, feed address, canonical URL, alternate and sitemap entry stays inside it.
+import { mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
+import { build } from "../support/eleventy.ts";
+import { checkReferences } from "../support/links.ts";
+import { builtFiles } from "../support/site.ts";
+
+const site = { origin: "https://user.github.io", prefix: "/repo/" };
+let out: string;
+
+beforeAll(async () => {
+  out = await mkdtemp(path.join(tmpdir(), "site-prefix-"));
+  const result = await build({ outDir: out, args: [`--pathprefix=${site.prefix}`], env: { SITE_URL: site.origin } });
+  if (result.code !== 0) throw new Error(result.output);
+}, 180_000);
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+describe(`a build under ${site.origin}${site.prefix}`, () => {
+  it("keeps every reference of every file inside the site, and each resolves", async () => {
+    const files = await builtFiles(out);
+    const { broken, checked } = checkReferences(out, files, site);
+    expect(checked).toBeGreaterThan(files.length);
+    expect(broken).toEqual([]);
+  });
+
+  it("gives pages canonical URLs, alternates and feeds under the prefix", () => {
+    const doc = new JSDOM(readFileSync(path.join(out, "zh/index.html"), "utf8")).window.document;
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe("https://user.github.io/repo/zh/");
+    expect(doc.querySelector('link[hreflang="x-default"]')?.getAttribute("href")).toBe("https://user.github.io/repo/");
+    expect(doc.querySelector('link[type="application/atom+xml"]')?.getAttribute("href")).toBe("/repo/zh/feed.xml");
+    const feed = readFileSync(path.join(out, "feed.xml"), "utf8");
+    expect(feed).toContain('<link href="https://user.github.io/repo/feed.xml" rel="self"');
+    expect(readFileSync(path.join(out, "robots.txt"), "utf8")).toContain("Sitemap: https://user.github.io/repo/sitemap.xml");
+  });
+});

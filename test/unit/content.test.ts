@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { bodyOffset, Index, loadEntries, pageDataHook, parseFrontMatter, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
+import { errorOf } from "../support/errors.ts";
+
+const schema = z.strictObject({ title: z.string("is required"), date: z.string().optional() });
+const kind: Kind<typeof schema, Entry & { title: string }> = {
+  collection: "things",
+  dataKey: "thing",
+  files: ["things/*.md"],
+  placement: "a thing is things/<name>.md",
+  schema,
+  entry: (data, item, file) => ({ ...data, file, url: item.url, lang: "en", key: item.fileSlug }),
+  head: (thing) => ({ title: thing.title, description: "d", type: "article" }),
+};
+const item = (file: string, url = `/${file}/`) => ({ url, inputPath: `./${file}`, fileSlug: file.replace(/.*\/|\.md$/g, ""), data: {} });
+
+describe("the front-matter engine", () => {
+  it("reads YAML 1.2, keeping dates as the text written, and remembers what each file says", () => {
+    const data = parseFrontMatter("\ntitle: T\ndate: 2026-13-45\nflag: yes", { filePath: "./things/a.md" });
+    expect(data).toEqual({ title: "T", date: "2026-13-45", flag: "yes" });
+    expect(writtenFrontMatter("things/a.md")).toBe(data);
+    // Three lines of front matter and two delimiters come before the body.
+    expect(bodyOffset("things/a.md")).toBe(5);
+  });
+
+  it("names the file on a syntax error and on front matter that is not fields", () => {
+    expect(errorOf(() => parseFrontMatter("\ntitle: [unclosed", { filePath: "./things/b.md" }))).toMatch(/^things\/b\.md: \(front matter\): /);
+    expect(errorOf(() => parseFrontMatter("\n- a\n- b", { filePath: "./things/c.md" }))).toBe('things/c.md: (front matter): must be fields, one "name: value" a line');
+  });
+});
+
+describe("the loader", () => {
+  it("validates what each file's author wrote and reports every bad file at once", () => {
+    parseFrontMatter("\ntitle: One", { filePath: "./things/one.md" });
+    parseFrontMatter("\ntitel: Two", { filePath: "./things/two.md" });
+    parseFrontMatter("\nextra: 1", { filePath: "./things/three.md" });
+    expect(errorOf(() => loadEntries(kind, [item("things/one.md"), item("things/two.md"), item("things/three.md")])).split("\n")).toEqual([
+      "things/two.md: title: is required",
+      "things/two.md: titel: unknown field",
+      "things/three.md: title: is required",
+      "things/three.md: extra: unknown field",
+    ]);
+    expect(loadEntries(kind, [item("things/one.md")])).toMatchObject([{ title: "One", file: "things/one.md", key: "one" }]);
+  });
+});
+
+describe("the data hook", () => {
+  it("gives a page its own entry, language and head, and refuses a page its index does not hold", () => {
+    parseFrontMatter("\ntitle: One", { filePath: "./things/one.md" });
+    const index = new Index("thing", loadEntries(kind, [item("things/one.md")]));
+    const data: Record<string, unknown> & { page: { inputPath: string }; collections: Record<string, unknown> } = { page: { inputPath: "./things/one.md" }, collections: { things: index } };
+    pageDataHook(kind)(data);
+    expect(data.thing).toBe(index.byUrl("/things/one.md/"));
+    expect([data.lang, data.head]).toEqual(["en", { title: "One", description: "d", type: "article" }]);
+    expect(errorOf(() => pageDataHook(kind)({ ...data, page: { inputPath: "./things/deep/x.md" } }))).toBe("things/deep/x.md: (file): not a thing: a thing is things/<name>.md");
+  });
+});
