@@ -1,7 +1,7 @@
 // What legitimately differs between two runs of the same program in the lab, replaced by
 // placeholders so that a stored transcript can be compared with a fresh run: addresses and other
 // hexadecimal values (keys, QPNs, PSNs, random identifiers), GIDs, MACs, IP addresses and ephemeral
-// ports, qdisc handles, amounts of memory, timings, rates and other measured fractions, PIDs, and
+// ports, qdisc handles, amounts of memory, tcpdump's packet count, timings, rates and other measured fractions, PIDs, and
 // the spacing that lines numbers up in columns. The constant parts of an output (hexadecimal
 // constants included) are for a run's `expect` patterns to check.
 
@@ -24,6 +24,9 @@ const RULES: [RegExp, string][] = [
   [/\b[0-9a-f]{16,}\b/gi, "<hex>"],
   // A qdisc's handle, numbered by the kernel in the order qdiscs were made: "qdisc netem 8001: root".
   [/\b(qdisc \w+ )[0-9a-f]+:/g, "$1<handle>:"],
+  // tcpdump's count of packets its filter passed before it stopped: with -c N, the N it kept plus
+  // those that arrived while it was closing.
+  [/^\d+ (packets received by filter)$/gm, "<n> $1"],
   // Keys, queue pair numbers, PSNs and PIDs written in decimal.
   [/\b(lkey|rkey|key|qpn|qp|psn|packet sequence number|pid)(\s*[=:]?\s*)\d+\b/gi, "$1$2<n>"],
   // Amounts of memory as numactl and lstopo print them ("free: 731 MB", "961MB total"): what the

@@ -20,6 +20,7 @@ const VARYING: [string, string, string][] = [
   ["tshark's UDP source port", "User Datagram Protocol, Src Port: 49441, Dst Port: 4791", "User Datagram Protocol, Src Port: 50012, Dst Port: 4791"],
   ["tshark's PSN", "        Packet Sequence Number: 11391411", "        Packet Sequence Number: 9565782"],
   ["IP identification", "    Identification: 0x6787 (26503)", "    Identification: 0x1c9a (7322)"],
+  ["tcpdump's filter count", "2 packets received by filter", "1542 packets received by filter"],
 ];
 
 describe("normalising program output", () => {
