@@ -469,6 +469,8 @@ void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 		die_rc("ibv_modify_qp(INIT -> RTR)", rc);
 }
 
+uint8_t course_ack_timeout = 17; /* about 0.54 s; course.h says why */
+
 void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 	       const struct conn_info *peer)
 {
@@ -480,9 +482,9 @@ void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = mine->psn,
-		.timeout = 14,   /* wait at least 4.096 us * 2^14 = 67 ms for an ACK */
-		.retry_cnt = 6,  /* then retransmit; 6 times, then fail the request */
-		.rnr_retry = 6,  /* finite: a missing receive becomes an error */
+		.timeout = course_ack_timeout, /* wait at least 4.096 us * 2^timeout for an ACK */
+		.retry_cnt = 6, /* then retransmit; 6 times, then fail the request */
+		.rnr_retry = 6, /* finite: a missing receive becomes an error */
 		/* READs/atomics in flight: no more than the peer serves. */
 		.max_rd_atomic = (uint8_t)(peer->rd_atomic < da.max_qp_init_rd_atom ?
 					   peer->rd_atomic : da.max_qp_init_rd_atom),

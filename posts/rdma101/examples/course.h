@@ -120,6 +120,14 @@ int connect_qp(struct ibv_qp *qp, uint8_t port, int gid_index, const struct ibv_
 	       const char *host, int tcp_port, struct conn_info *mine, struct conn_info *peer);
 
 /* The three transitions of an RC QP (lesson 2.4). */
+/*
+ * The local ACK timeout qp_to_rts() sets: at least 4.096 us * 2^timeout before
+ * each retransmission. The default, 17 (about 0.54 s; seven tries take about
+ * 3.8 s), outlasts the stalls of a busy machine, such as an emulated VM
+ * descheduled for a while. A program that shows the retry timer at work sets
+ * a shorter one before it connects.
+ */
+extern uint8_t course_ack_timeout;
 void qp_to_init(struct ibv_qp *qp, uint8_t port, int access);
 void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 	       const struct conn_info *mine, const struct conn_info *peer);

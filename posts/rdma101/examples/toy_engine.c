@@ -41,7 +41,7 @@
 /*
  * Bytes in flight per rail (but always room for one slice). Small on purpose:
  * in the lab, Soft-RoCE under emulation moves a few MB/s, and data that waits
- * longer than the ACK timeout (67 ms, lesson 2.4) is retransmitted for nothing.
+ * longer than the ACK timeout (about 0.54 s, course.h) is retransmitted for nothing.
  */
 #define RAIL_BUDGET (16u << 10)
 #define MAX_WINDOW 32       /* slices in flight per rail, at most */
