@@ -83,6 +83,12 @@ describe("chart series", () => {
     const table = parseCsv("policy,rejected\nBaseline,4183\nEarly rejection,3771\n", "d.csv");
     const series = chartSeries(spec({ type: "bar", x: "policy", y: "rejected" }), table, "p.md");
     expect(series[0]!.points.map((p) => p.x)).toEqual(["Baseline", "Early rejection"]);
+    // A translation shows the same file's categories in its own words.
+    const translated = chartSeries(spec({ type: "bar", x: "policy", y: "rejected", categories: { "Early rejection": "提前拒绝", Baseline: "基线" } }), table, "p.md");
+    expect(translated[0]!.points.map((p) => [p.x, p.text])).toEqual([
+      ["基线", "4183"],
+      ["提前拒绝", "3771"],
+    ]);
   });
 
   it.each([
@@ -94,8 +100,15 @@ describe("chart series", () => {
     [{ x: "threads", y: "iops", group: "program", legend: { shared: "S" } }, LONG, "posts/p.md:3: chart.legend: names no label for 'per-thread'"],
     [{ x: "threads", y: "iops", group: "program", legend: { shared: "S", "per-thread": "P", other: "O" } }, LONG, "posts/p.md:3: chart.legend: no series 'other' in the data"],
     [{ x: "x", y: ["a", "b", "c", "d", "e", "f", "g"] }, "x,a,b,c,d,e,f,g\n1,1,1,1,1,1,1,1\n", "posts/p.md:3: chart: draws 7 series; at most 6 stay legible"],
+    [{ type: "bar", x: "threads", y: "read", categories: { "1": "one" } }, WIDE, "posts/p.md:3: chart.categories: names no label for '8', '16'"],
+    [{ type: "bar", x: "threads", y: "read", categories: { "1": "a", "8": "b", "16": "c", "2": "d" } }, WIDE, "posts/p.md:3: chart.categories: no category '2' in the data (categories: 1, 8, 16)"],
   ])("refuses %j", (fields, source, message) => {
     expect(() => chartSeries(spec(fields), parseCsv(source, "posts/d.csv"), "posts/p.md:3")).toThrow(message);
+  });
+
+  it("labels categories of bar charts only", () => {
+    const result = chartSchema.safeParse({ data: "d.csv", title: "T", caption: "C.", x: "a", y: "b", categories: { "1": "one" } });
+    expect(result.error?.issues.map((i) => [i.path, i.message])).toEqual([[["categories"], "labels the x values of a bar chart (a line chart's x is a number)"]]);
   });
 
   it("takes one y column with group", () => {
