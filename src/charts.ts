@@ -245,15 +245,20 @@ function marker(shape: string, x: number, y: number): string {
   }
 }
 
-/** Approximate width of a label at 14 units, enough to lay out a legend. */
-const textWidth = (s: string) => s.length * 7.6;
+/** Han, kana, Hangul and full-width punctuation take about two Latin characters' width. */
+const FULL_WIDTH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+/** Width of text in Latin characters. */
+export const textColumns = (s: string): number => [...s].reduce((n, c) => n + (FULL_WIDTH.test(c) ? 2 : 1), 0);
 
-/** Splits text into at most `max` lines of about `chars` characters, at spaces. */
+/** Approximate width of a label at 14 units, enough to lay out a legend. */
+const textWidth = (s: string) => textColumns(s) * 7.6;
+
+/** Splits text into at most `max` lines of about `chars` Latin characters' width, at spaces. */
 export function wrapText(text: string, chars: number, max = 2): string[] {
   const lines: string[] = [];
   for (const word of text.split(/\s+/)) {
     const last = lines.at(-1);
-    if (last !== undefined && (last + " " + word).length <= chars) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && textColumns(`${last} ${word}`) <= chars) lines[lines.length - 1] = `${last} ${word}`;
     else if (lines.length < max) lines.push(word);
     else lines[lines.length - 1] = `${last} ${word}`;
   }

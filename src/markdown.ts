@@ -128,6 +128,29 @@ function checkMath(md: MarkdownIt): void {
   }
 }
 
+/** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
+const HAN = /\p{Script=Han}/u;
+const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
+
+/**
+ * A line break in the source reads as a space, which Chinese wants only next to Latin letters and
+ * digits: a break between two Han characters, or beside full-width punctuation, joins the lines.
+ */
+function joinCjkLines(md: MarkdownIt): void {
+  const joins = (before: string, after: string) =>
+    (HAN.test(before) && HAN.test(after)) || FULL_WIDTH_PUNCTUATION.test(before) || FULL_WIDTH_PUNCTUATION.test(after);
+  md.core.ruler.push("cjk-line-breaks", (state) => {
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "softbreak") return;
+        const before = children.slice(0, i).reverse().find((t) => t.content)?.content.at(-1);
+        const after = children.slice(i + 1).find((t) => t.content)?.content[0];
+        if (before && after && joins(before, after)) Object.assign(token, { type: "text", content: "" });
+      });
+    }
+  });
+}
+
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -152,6 +175,7 @@ export function createMarkdown(): MarkdownIt {
   addContainers(md);
   addCodeBlocks(md);
   addLinks(md);
+  joinCjkLines(md);
   // Figures come from directives, rendered one by one: number them once the page is whole.
   const render = md.render.bind(md);
   md.render = (source, env) => {

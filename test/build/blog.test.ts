@@ -166,7 +166,8 @@ describe("blog engine (fixture build)", () => {
   });
 
   it("lets a translation show its original's images and charts, in its own words", () => {
-    const [en, zh] = ["posts/series-a", "zh/posts/series-a"].map((url) => page(url).querySelector(".post-body")!);
+    const en = page("posts/series-a").querySelector(".post-body")!;
+    const zh = page("zh/posts/series-a").querySelector(".post-body")!;
     expect(zh.querySelector("picture img")?.getAttribute("alt")).toBe("一个蓝色矩形");
     expect(zh.querySelector("picture img")?.getAttribute("src")).toBe(en.querySelector("picture img")?.getAttribute("src"));
     const figure = zh.querySelector("figure.figure")!;

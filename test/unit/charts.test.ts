@@ -1,6 +1,6 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { chartSeries, chartSvg, chartTable, describeChart, niceTicks, parseCsv, parseJson, type DataTable } from "../../src/charts.ts";
+import { chartSeries, chartSvg, chartTable, describeChart, niceTicks, parseCsv, parseJson, textColumns, wrapText, type DataTable } from "../../src/charts.ts";
 import { chartSchema, type ChartSpec } from "../../src/schemas.ts";
 
 const spec = (fields: Record<string, unknown>): ChartSpec => chartSchema.parse({ data: "d.csv", title: "T", caption: "C.", ...fields });
@@ -201,6 +201,18 @@ describe("the drawing", () => {
     const lines = [...dom.querySelectorAll("text")].map((t) => [...t.querySelectorAll("tspan")].map((span) => span.textContent!)).filter((l) => l.length > 1);
     expect(lines.map((l) => l.join(" "))).toEqual([long, "Early rejection based on a prediction of decoding load"]);
     for (const line of lines.flat()) expect(line.length).toBeLessThanOrEqual(68);
+  });
+
+  it("measures Chinese as about twice as wide as Latin text when it wraps and lays out a legend", () => {
+    expect(textColumns("RDMA 吞吐，")).toBe(11);
+    // Nine Latin characters would share a line of ten; two Chinese words of four characters cannot.
+    expect(wrapText("abcd efgh", 10)).toEqual(["abcd efgh"]);
+    expect(wrapText("中文标题 更多文字", 10)).toEqual(["中文标题", "更多文字"]);
+    const zhSpec = spec({ x: "threads", y: ["read", "write"], legend: { read: "每个线程独占一个队列对时的读吞吐（百万次）", write: "所有线程共用一个队列对时的写吞吐（百万次）" } });
+    const zhRoot = svgDom(chartSvg(zhSpec, chartSeries(zhSpec, table, "p.md"), "alt"));
+    // The two labels together are wider than the drawing: the second starts a row of its own.
+    const rows = [...zhRoot.querySelectorAll("text")].filter((t) => /队列对/.test(t.textContent!)).map((t) => t.getAttribute("y"));
+    expect(new Set(rows).size).toBe(2);
   });
 
   it("gives the numbers as a table, one row per x value, values as written", () => {

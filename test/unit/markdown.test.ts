@@ -80,6 +80,12 @@ describe("markdown", () => {
     }
   });
 
+  it("joins lines of Chinese without a space, and keeps the space a line break makes beside Latin words", () => {
+    const html = md.render("中文一行，\n下一行接着写\n中文，然后是\nRDMA 和 `ibv_post_send`\n（[链接](https://example.org/)）。\n\nEnglish\nwords\n");
+    expect(html).toContain("<p>中文一行，下一行接着写中文，然后是\nRDMA 和 <code>ibv_post_send</code>（<a");
+    expect(html).toContain("<p>English\nwords</p>");
+  });
+
   it("renders footnotes", () => {
     expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
   });
