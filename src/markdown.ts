@@ -15,7 +15,7 @@ import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
-import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
+import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
 import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -151,6 +151,25 @@ function joinCjkLines(md: MarkdownIt): void {
   });
 }
 
+/**
+ * Emphasis on a Chinese page is drawn with dots, which suit Han text only (see site.css). Emphasis
+ * on Latin text alone, such as a paper's English title, is marked as the default language, so it
+ * stays italic.
+ */
+function markLatinEmphasis(md: MarkdownIt): void {
+  md.core.ruler.push("latin-emphasis", (state) => {
+    if (renderedLang(state.env) === DEFAULT_LANGUAGE) return;
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "em_open") return;
+        const close = children.findIndex((t, j) => j > i && t.type === "em_close" && t.level === token.level);
+        const text = children.slice(i + 1, close).map((t) => t.content).join("");
+        if (/\p{Script=Latin}/u.test(text) && !HAN.test(text) && !FULL_WIDTH_PUNCTUATION.test(text)) token.attrSet("lang", languageTag(DEFAULT_LANGUAGE));
+      });
+    }
+  });
+}
+
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -176,6 +195,7 @@ export function createMarkdown(): MarkdownIt {
   addCodeBlocks(md);
   addLinks(md);
   joinCjkLines(md);
+  markLatinEmphasis(md);
   // Figures come from directives, rendered one by one: number them once the page is whole.
   const render = md.render.bind(md);
   md.render = (source, env) => {

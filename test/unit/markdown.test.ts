@@ -86,6 +86,15 @@ describe("markdown", () => {
     expect(html).toContain("<p>English\nwords</p>");
   });
 
+  it("keeps emphasis on Latin text italic on a Chinese page, and dots only Chinese emphasis", () => {
+    const source = "论文 *Scaling Up Memory Disaggregated Applications*，*强调*，*RDMA 网卡*。\n";
+    const zh = md.render(source, { lang: "zh" });
+    expect(zh).toContain('<em lang="en">Scaling Up Memory Disaggregated Applications</em>');
+    expect(zh).toContain("<em>强调</em>");
+    expect(zh).toContain("<em>RDMA 网卡</em>");
+    expect(md.render(source, { lang: "en" })).not.toContain("lang=");
+  });
+
   it("renders footnotes", () => {
     expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
   });
