@@ -233,4 +233,12 @@ describe("the drawing", () => {
     expect(alt).toContain("read: 2.5 at 1, 35 at 16");
     expect(alt).toContain("write: 2 at 1, 30 at 16");
   });
+
+  it("in Chinese, keeps axis labels that start or end in Latin letters apart from Han characters", () => {
+    const zhSpec = spec({ x: "threads", y: ["read", "write"], "x-label": "prefill 调度策略", "y-label": "平均 TTFT" });
+    const alt = describeChart(zhSpec, chartSeries(zhSpec, table, "p.md"), "zh");
+    expect(alt).toContain("prefill 调度策略");
+    expect(alt).toContain("平均 TTFT");
+    expect(alt).not.toMatch(/\p{Script=Han}[A-Za-z]|[A-Za-z]\p{Script=Han}/u);
+  });
 });
