@@ -1,5 +1,6 @@
 // The table of contents of the build: each concern lives in one module under src/.
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import output from "./src/output.ts";
 import urls from "./src/urls.ts";
 import i18n from "./src/i18n.ts";
 import content from "./src/content.ts";
@@ -19,6 +20,7 @@ import assets from "./src/assets.ts";
 import security from "./src/security.ts";
 
 export default function (config: UserConfig) {
+  config.addPlugin(output); // production builds: exactly the site, or nothing when they fail
   config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
   config.addPlugin(i18n); // languages and UI strings (src/i18n/<lang>.yaml)
   config.addPlugin(content); // front matter: YAML 1.2, validated in the data cascade

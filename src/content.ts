@@ -177,6 +177,17 @@ export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, 
   return entries;
 }
 
+/** Every indexed kind's folder and where its files belong: a Markdown page elsewhere is a mistake. */
+const kindFolders = new Map<string, string>();
+/** The folder a glob's files lie in: what comes before its first wildcard, to the last slash. */
+const folderOf = (glob: string): string => glob.slice(0, glob.search(/[*?[{]|$/)).replace(/[^/]*$/, "");
+
+/** Why a Markdown file is no page (it lies outside every kind's folder), or undefined. */
+export function strayPage(file: string): string | undefined {
+  if ([...kindFolders.keys()].some((folder) => file.startsWith(folder))) return undefined;
+  return `${file}: (file): not a page of any kind (${[...new Set(kindFolders.values())].join("; ")}); notes about the project belong in docs/`;
+}
+
 /**
  * The one loader for indexed kinds: registers the kind's collection, built once per build from
  * its files, and returns the getter that derived collections (list pages, feeds) share.
@@ -187,6 +198,7 @@ export function contentCollection<S extends z.ZodType, E extends Entry, I extend
   arrange: (entries: E[], globals: Record<string, unknown>) => I,
 ): (api: CollectionApi) => I {
   let index: I | undefined;
+  for (const glob of kind.files) kindFolders.set(folderOf(glob), kind.placement);
   config.on("eleventy.before", () => (index = undefined));
   const load = (api: CollectionApi): I => {
     if (index) return index;
@@ -221,4 +233,9 @@ function pageDate(this: { page: { inputPath: string } }, value: unknown): Date |
 export default function content(config: UserConfig): void {
   config.setFrontMatterParsingOptions({ engines: { yaml: parseFrontMatter } });
   config.addDateParsing(pageDate);
+  // A stray Markdown file (notes at the repository root) would be published with no layout.
+  config.addPreprocessor("placement", "md", (data: { page: { inputPath: string } }) => {
+    const stray = strayPage(relativeFile(data.page.inputPath));
+    if (stray) throw new ContentError(stray);
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bodyOffset, Index, loadEntries, pageDataHook, pageProblems, parseFrontMatter, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
+import { bodyOffset, contentCollection, Index, strayPage, loadEntries, pageDataHook, pageProblems, parseFrontMatter, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
 import { errorOf } from "../support/errors.ts";
 
 const schema = z.strictObject({ title: z.string("is required"), date: z.string().optional() });
@@ -73,6 +73,16 @@ describe("what no schema sees", () => {
   it("is part of loading every kind", () => {
     parseFrontMatter("\ntitle: Empty", { filePath: "./things/empty.md" });
     expect(errorOf(() => loadEntries(kind, [{ ...item("things/empty.md"), rawInput: "" }]))).toBe("things/empty.md: (body): is empty; write the page, or mark it draft: true");
+  });
+});
+
+describe("Markdown outside every kind's folder", () => {
+  it("is no page: a note at the repository root would be published with no layout", () => {
+    const config = { on: () => undefined, addCollection: () => undefined } as unknown as Parameters<typeof contentCollection>[0];
+    contentCollection(config, kind, (entries) => new Index("thing", entries));
+    expect(strayPage("things/a.md")).toBeUndefined();
+    expect(strayPage("notes.md")).toBe("notes.md: (file): not a page of any kind (a thing is things/<name>.md); notes about the project belong in docs/");
+    expect(strayPage("thingsx/a.md")).toMatch(/^thingsx\/a\.md: \(file\): not a page/);
   });
 });
 
