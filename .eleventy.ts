@@ -18,6 +18,7 @@ import examples from "./src/examples.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
+import links from "./src/links.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(output); // production builds: exactly the site, or nothing when they fail
@@ -38,6 +39,7 @@ export default function (config: UserConfig) {
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
+  config.addPlugin(links); // every link within the site leads to a page and id it wrote
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.

@@ -144,12 +144,3 @@ export function unsafeTag(tag: Tag): string | undefined {
   }
   return undefined;
 }
-
-/** The first unsafe tag in a fragment: why, and the line it is on (1-based, within the fragment). */
-export function unsafeMarkup(html: string): { reason: string; line: number } | undefined {
-  for (const tag of tagsOf(html)) {
-    const reason = unsafeTag(tag);
-    if (reason) return { reason, line: lineAt(html, tag.offset) };
-  }
-  return undefined;
-}

@@ -13,7 +13,8 @@ import markdownItKatex from "@vscode/markdown-it-katex";
 import katexLibrary, { type KatexOptions } from "katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { bodyOffset } from "./content.ts";
-import { checkControlCharacters, unsafeMarkup } from "./content-safety.ts";
+import { checkControlCharacters, lineAt, tagsOf, unsafeTag } from "./content-safety.ts";
+import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
@@ -42,6 +43,18 @@ const footnote = pluginOf(markdownItFootnote);
 const katex = pluginOf(markdownItKatex);
 
 const CALLOUTS = ["note", "tip", "warning", "caution"] as const;
+const TAKEAWAYS_ID = "key-takeaways";
+
+/**
+ * Ids the layouts around a post or lesson give elements of their own (_includes/layouts/); a unit
+ * test keeps this list in step with them. A heading never takes one (see `headingId`).
+ */
+export const LAYOUT_IDS: ReadonlySet<string> = new Set(["main", "objectives", "next-part", "series-title", "toc-title"]);
+/** A heading's id: its slug, unless the layout or the takeaways already use that id on the page. */
+const headingId = (text: string): string => {
+  const slug = headingSlug(text);
+  return LAYOUT_IDS.has(slug) || slug === TAKEAWAYS_ID ? `${slug}-section` : slug;
+};
 /** Every `::: name` container, for the message when a name is none of them. */
 const CONTAINERS = [...CALLOUTS, "takeaways", "answer", "table"];
 
@@ -52,7 +65,7 @@ const containerArgs = (name: string, info: string): string | null => {
 };
 
 /** What Eleventy passes a render as its env: the page's data. */
-type RenderEnv = { page?: { inputPath?: string }; lang?: unknown } | undefined;
+type RenderEnv = { page?: { inputPath?: string; url?: unknown }; lang?: unknown } | undefined;
 
 /** The page a Markdown render belongs to. */
 export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
@@ -80,7 +93,7 @@ function addContainers(md: MarkdownIt): void {
   md.use(container, "takeaways", {
     render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
       tokens[idx]!.nesting === 1
-        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">${label(env, "markdown.takeaways")}</h2>\n`
+        ? `<section class="takeaways" aria-labelledby="${TAKEAWAYS_ID}">\n<h2 id="${TAKEAWAYS_ID}">${label(env, "markdown.takeaways")}</h2>\n`
         : "</section>\n",
   });
   md.use(container, "answer", {
@@ -208,12 +221,29 @@ function checkSource(md: MarkdownIt): void {
       throw contentError([`${file}:${sourceLine(env, token) + within}: ${field}: ${reason}`]);
     };
     const lines = state.src.split("\n");
-    const html = (token: Token, source: string) => {
-      const unsafe = unsafeMarkup(source);
-      if (unsafe) fail(token, "(html)", unsafe.reason, unsafe.line - 1);
+    // Each id on the page, with the line that gives it: a second one would break links to either.
+    const ids = new Map<string, number>();
+    const claim = (id: string, token: Token, within = 0) => {
+      const line = sourceLine(env, token) + within;
+      if (LAYOUT_IDS.has(id)) fail(token, "(id)", `'${id}' is an id the page's layout gives an element of its own`, within);
+      const first = ids.get(id);
+      if (first !== undefined) fail(token, "(id)", `'${id}' is also the id of what line ${first} writes`, within);
+      ids.set(id, line);
     };
+    const html = (token: Token, source: string) => {
+      for (const tag of tagsOf(source)) {
+        const within = lineAt(source, tag.offset) - 1;
+        const unsafe = unsafeTag(tag);
+        if (unsafe) fail(token, "(html)", unsafe, within);
+        const id = tag.attributes.find((a) => a.name === "id");
+        if (id) claim(id.value, token, within);
+      }
+    };
+    startLinks(file);
     for (const token of state.tokens) {
       const container = token.type.match(/^container_(\w+)_open$/);
+      if (token.type === "heading_open" && token.attrGet("id")) claim(token.attrGet("id")!, token);
+      else if (token.type === "container_takeaways_open") claim(TAKEAWAYS_ID, token);
       if (token.type === "html_block") html(token, token.content);
       else if (token.type === "fence" && token.map) {
         const [start, end] = token.map;
@@ -238,9 +268,11 @@ function checkSource(md: MarkdownIt): void {
 
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
-  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+  md.renderer.rules.link_open = (tokens, idx, options, env: RenderEnv, self) => {
     const token = tokens[idx]!;
     const target = token.attrGet("href") ?? "";
+    // Checked against the written site when the build ends (./links.ts).
+    if (typeof env?.page?.url === "string") recordLink(renderedFile(env), sourceLine(env, token), env.page.url, target);
     // Another site, also when written protocol-relative (//host/…).
     if (/^(?:https?:)?\/\//i.test(target)) token.attrSet("rel", "noopener");
     else token.attrSet("href", href(target));
@@ -252,7 +284,7 @@ export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
   md.use(anchor, {
     level: [2, 3, 4],
-    slugify: headingSlug,
+    slugify: headingId,
     permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: "heading-link" }),
   });
   md.use(footnote);

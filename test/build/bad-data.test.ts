@@ -91,6 +91,9 @@ const cases: [string, Edit[], string | RegExp][] = [
   ["post: an empty body", [{ file: "posts/blog/empty-post.md", create: "---\ntitle: Empty\ndate: 2026-12-01\ndescription: Nothing yet.\n---\n\n" }], "posts/blog/empty-post.md: (body): is empty"],
   ["post: a file name with spaces", [{ file: "posts/blog/My Post.md", create: "---\ntitle: Mine\ndate: 2026-12-01\ndescription: A post.\n---\nText.\n" }], "posts/blog/My Post.md: (file): 'My Post.md' becomes part of the page's address"],
   ["a stray Markdown file at the repository root", [{ file: "notes.md", create: "# Notes\n\nTo do.\n" }], "notes.md: (file): not a page of any kind"],
+  ["link: to a page the site does not have", [{ file: A_POST, change: appendBody("See [part 9](/posts/kvcache-part-9/).") }], new RegExp(`${A_POST}:\\d+: \\(link\\): /posts/kvcache-part-9/ is no page or file of the site`)],
+  ["link: to a glossary term the glossary does not have", [{ file: FIRST_LESSON, change: appendBody("A [queue pear](/rdma101/glossary/#queue-pear).") }], new RegExp(`${FIRST_LESSON}:\\d+: \\(link\\): /rdma101/glossary/#queue-pear: the page /rdma101/glossary/ has no id 'queue-pear'`)],
+  ["html: an id given twice", [{ file: A_POST, change: appendBody('## Results\n\n<div id="results">x</div>') }], new RegExp(`${A_POST}:\\d+: \\(id\\): 'results' is also the id of what line \\d+ writes`)],
   ["lesson: a later lesson as prerequisite", [{ file: FIRST_LESSON, change: frontMatter((fm) => `${fm}\nprerequisites: [getting-started/landscape]`) }], `${FIRST_LESSON}: prerequisites[0]: 'getting-started/landscape' is lesson 1.2, after this one (1.1)`],
 ];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
-import { createMarkdown, headingSlug } from "../../src/markdown.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { createMarkdown, headingSlug, LAYOUT_IDS } from "../../src/markdown.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
 import { setPathPrefix } from "../../src/urls.ts";
@@ -156,6 +157,26 @@ describe("markdown", () => {
 
     it("keeps tabs, line ends of either kind, and every printable character", () => {
       expect(() => md.render("a\tb\r\nc 内核 \u00a0 é\n", { page: { inputPath: "posts/blog/x.md" } })).not.toThrow();
+    });
+  });
+
+  describe("ids", () => {
+    const at = { page: { inputPath: "posts/blog/x.md" } };
+
+    it("refuses an id given twice on a page, naming both lines", () => {
+      expect(errorOf(() => md.render('## Setup\n\nText.\n\n<div id="setup">x</div>\n', at))).toBe("posts/blog/x.md:5: (id): 'setup' is also the id of what line 1 writes");
+      expect(errorOf(() => md.render('<p id="a">1</p>\n\nText <span id="a">2</span>.\n', at))).toBe("posts/blog/x.md:3: (id): 'a' is also the id of what line 1 writes");
+    });
+
+    it("refuses an id the layout uses, and keeps headings clear of them", () => {
+      expect(errorOf(() => md.render('<span id="main">x</span>\n', at))).toBe("posts/blog/x.md:1: (id): 'main' is an id the page's layout gives an element of its own");
+      const html = md.render("## Objectives\n\n## Key takeaways\n\n::: takeaways\n- one\n:::\n\n## Setup\n\n## Setup\n", at);
+      expect([...html.matchAll(/<h2 id="([^"]+)"/g)].map((m) => m[1])).toEqual(["objectives-section", "key-takeaways-section", "key-takeaways", "setup", "setup-1"]);
+    });
+
+    it("knows every id the layouts around posts and lessons write", () => {
+      const written = readdirSync("_includes/layouts").flatMap((f) => [...readFileSync(`_includes/layouts/${f}`, "utf8").matchAll(/\sid="([^"{]+)"/g)].map((m) => m[1]));
+      expect(new Set(written)).toEqual(LAYOUT_IDS);
     });
   });
 });
