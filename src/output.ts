@@ -17,6 +17,9 @@ interface BuildEvent {
   outputMode: string;
 }
 
+/** The folder this process's last production build wrote, removed if the process fails. */
+let written: string | undefined;
+
 export default function output(config: UserConfig): void {
   config.on("eleventy.before", ({ directories, runMode, outputMode }: BuildEvent) => {
     if (runMode !== "build" || outputMode !== "fs") return;
@@ -24,8 +27,11 @@ export default function output(config: UserConfig): void {
     if (!disposableOutput(out, directories.input)) throw new Error(`--output=${directories.output}: the output folder holds the sources; it is emptied before each build`);
     rmSync(out, { recursive: true, force: true });
     // Eleventy reports a failed build by the exit code, after it has stopped writing.
-    process.once("exit", (code) => {
-      if (code !== 0 || process.exitCode) rmSync(out, { recursive: true, force: true });
-    });
+    if (written === undefined) {
+      process.once("exit", (code) => {
+        if (written && (code !== 0 || process.exitCode)) rmSync(written, { recursive: true, force: true });
+      });
+    }
+    written = out;
   });
 }

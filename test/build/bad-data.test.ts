@@ -99,6 +99,9 @@ const cases: [string, Edit[], string | RegExp][] = [
 
 describe("bad input stops the build", () => {
   it.each(cases)("%s", async (name, edits, message) => {
+    // What an earlier build wrote must not survive as if this one had made it.
+    await mkdir(path.join(copy, "_site"), { recursive: true });
+    await writeFile(path.join(copy, "_site/index.html"), "<p>an earlier build</p>");
     const result = await buildWith(edits, name.includes("SITE_URL") ? { SITE_URL: "https://user.github.io/repo/" } : {});
     expect(result.code).not.toBe(0);
     expect(result.output).toMatch(message);
