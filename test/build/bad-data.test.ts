@@ -5,6 +5,7 @@ import { mkdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
 import { build, smallProject } from "../support/eleventy.ts";
 
 const FIRST_LESSON = "posts/rdma101/01-getting-started/01-why-rdma.md";
@@ -154,6 +155,22 @@ describe("files that are not pages", () => {
     ]);
     expect(result.code, result.output).toBe(0);
     expect(existsSync(path.join(copy, "_site/rdma101/labs"))).toBe(false);
+  });
+});
+
+describe("feeds", () => {
+  it("stay well-formed whatever printable text a post holds", async () => {
+    // Markup-like text, CDATA's end, a mid-text BOM, NEL and LINE SEPARATOR (allowed in XML 1.0), emoji.
+    const text = "A & B < C > D ]]> E \uFEFF F \u0085 G \u2028 H 😀 `</content>` &amp; done.";
+    const result = await buildWith([{ file: A_POST, change: (source) => appendBody(text)(source.replace(/^title: .*$/m, 'title: "Q&A: RDMA ]]& TCP\u2028]]"')) }]);
+    expect(result.code, result.output).toBe(0);
+    for (const feed of ["feed.xml", "index.xml", "rdma101/feed.xml"]) {
+      const source = await readFile(path.join(copy, "_site", feed), "utf8");
+      const doc = new JSDOM(source, { contentType: "text/xml" }).window.document;
+      expect(doc.getElementsByTagName("parsererror"), feed).toHaveLength(0);
+    }
+    const json = JSON.parse(await readFile(path.join(copy, "_site/feed.json"), "utf8")) as { items: { title: string; content_html: string }[] };
+    expect(json.items.map((i) => i.title)).toContain("Q&A: RDMA ]]& TCP\u2028]]");
   });
 });
 
