@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { lineAt, readText, tagsOf, unsafeTag } from "./content-safety.ts";
+import { lineAt, readText, tagsOf, unsafeTag, type Tag } from "./content-safety.ts";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
 import { pageFile } from "./page-files.ts";
@@ -22,7 +22,7 @@ export const FIGURE_NUMBER = "<!--figure-number-->";
  * handlers, resources from other origins): it is inlined into pages that hold other figures, and
  * takes its colours and text alternative from the site.
  */
-function figureRule(tag: { name: string; attributes: { name: string; value: string }[] }): string | undefined {
+function figureRule(tag: Tag): string | undefined {
   if (tag.name === "style") return "must not contain <style>; use the classes accent, accent-fill, muted and soft";
   if (tag.name === "title") return "must not contain <title>; the text alternative is the directive's alt";
   for (const { name, value } of tag.attributes) {
