@@ -2,7 +2,7 @@
 // beside the page. The drawing is an inline SVG coloured only through currentColor and the figure
 // classes of the site's CSS, so it follows the light and dark themes; the same numbers are also
 // given as a table, and the text alternative can be derived from them.
-import { readFileSync } from "node:fs";
+import { readText } from "./content-safety.ts";
 import path from "node:path";
 import type { Directive } from "./directives.ts";
 import { figureHtml } from "./figures.ts";
@@ -126,7 +126,7 @@ export function parseJson(source: string, file: string): DataTable {
 
 /** Reads a data file (a project-relative path, which is also how messages name it). */
 export function readDataFile(file: string): DataTable {
-  const source = readFileSync(file, "utf8");
+  const source = readText(file);
   return path.extname(file) === ".json" ? parseJson(source, file) : parseCsv(source, file);
 }
 

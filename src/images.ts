@@ -1,7 +1,8 @@
 // Markdown images become responsive <picture> elements (AVIF, WebP and the original format, with
 // width and height), generated at build time by eleventy-img. The Markdown renderer is synchronous,
 // so sizes are read synchronously and the files are written before the build finishes. An image
-// without alt text stops the build unless its title says "decorative".
+// without alt text stops the build unless its title says "decorative"; so does one the image library
+// cannot read (corrupt, or too large), named with its page.
 import path from "node:path";
 import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
 import type MarkdownIt from "markdown-it";
@@ -34,8 +35,20 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
   const source = pageFile(file, decodeURI(src), fail);
   const options = optionsFor(settings);
-  settings.pending.push(Image(source, options));
-  return generateHTML(statsSync(source, options), { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
+  const unreadable = (error: unknown) => fail(`cannot be read as an image (${error instanceof Error ? error.message : String(error)}); is it corrupt, or too large?`);
+  let stats: ReturnType<typeof statsSync>;
+  try {
+    stats = statsSync(source, options);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  // The files are made while the build goes on; a failure there still names the image and page.
+  settings.pending.push(
+    Image(source, options).catch((error: unknown) => {
+      throw unreadable(error);
+    }),
+  );
+  return generateHTML(stats, { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
 }
 
 export function addPictures(md: MarkdownIt, settings: ImageSettings): void {

@@ -52,8 +52,14 @@ export const contentDate = z
       ctx.addIssue({ code: "custom", message: DATE_FORMAT });
       return z.NEVER;
     }
-    return parsed.toJSDate();
+    const date = parsed.toJSDate();
+    if (!value.includes("T")) calendarDays.add(date);
+    return date;
   });
+
+/** Dates written without a time: a day on the calendar, the same day wherever it is shown. */
+const calendarDays = new WeakSet<Date>();
+export const isCalendarDay = (date: Date): boolean => calendarDays.has(date);
 
 // _data/site.yaml
 export const siteSchema = z.strictObject({
@@ -165,7 +171,14 @@ export const glossarySchema = z
       lesson: lessonRef,
     }),
   )
-  .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
+  .superRefine((terms, ctx) => {
+    const first = new Map<string, number>();
+    terms.forEach(({ id }, i) => {
+      const earlier = first.get(id);
+      if (earlier === undefined) first.set(id, i);
+      else ctx.addIssue({ code: "custom", path: [i, "id"], message: `'${id}' is also the id of term [${earlier}]` });
+    });
+  });
 
 // Front matter of a blog post (posts/blog/*.md).
 export const postSchema = z
