@@ -6,7 +6,8 @@
 //   run: capstone-pingpong
 //   step: client        # optional: one step; every step in order when left out
 //   ```
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readText } from "./content-safety.ts";
 import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { t, tHtml } from "./i18n.ts";
@@ -38,7 +39,7 @@ export function transcriptSteps(run: string, step: string | undefined, at: strin
   if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
   const manifest = loadRun(run, dir);
   if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
-  const captured = parseTranscript(readFileSync(manifest.transcriptFile, "utf8"), manifest.transcriptFile);
+  const captured = parseTranscript(readText(manifest.transcriptFile), manifest.transcriptFile);
   const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
   if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
   const shown = { vms: manifest.vms, stepsInRun: captured.length };
