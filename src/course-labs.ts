@@ -9,10 +9,11 @@ import { withoutRdmaDevice } from "./lab/shell.ts";
 import { vmAddress } from "./lab/vm.ts";
 import { transcriptHtml } from "./transcripts.ts";
 
-/** How a learner runs a whole lab run, as the tests do: the one place that names the command. */
+/** How a learner opens the lab and repeats a lab run (README: The RDMA 101 lab): the one place that names them. */
 export const LAB_COMMANDS = {
   shell: "npm run lab",
-  run: (id: string) => `npm run lab:capture ${id}`,
+  twoVms: "npm run lab -- --vms 2",
+  run: (id: string) => `npm run lab -- --run ${id}`,
 };
 
 export interface LabStep {
@@ -76,5 +77,5 @@ export function labsByLesson(syllabus: Syllabus, runs: LabRunFile[] = loadRuns()
 export default function courseLabs(config: UserConfig): void {
   config.addFilter("labsByLesson", (syllabus: Syllabus) => labsByLesson(syllabus));
   config.addFilter("labTranscript", (lab: Lab, lang: Lang) => transcriptHtml(lab.id, undefined, runFile(lab.id), undefined, lang));
-  config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell, run: LAB_COMMANDS.run("RUN-ID") });
+  config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell, twoVms: LAB_COMMANDS.twoVms, run: LAB_COMMANDS.run("RUN-ID") });
 }

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { LAB_COMMANDS } from "../../src/course-labs.ts";
 import { loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
 import { fileFor, loadPage } from "../support/site.ts";
@@ -77,7 +78,7 @@ describe("the labs page", () => {
       expect(section, id).toBeTruthy();
       const lessonLink = section!.closest("section.lab-lesson")!.querySelector("h2 a")!.getAttribute("href");
       expect(lessonLink, id).toBe(`/rdma101/${loadRun(id).lesson}/`);
-      expect(section!.textContent, id).toContain(`lab:capture ${id}`);
+      expect(section!.textContent, id).toContain(LAB_COMMANDS.run(id));
     }
     const order = [...doc.querySelectorAll("section.lab-lesson h2 a")].map((a) => a.getAttribute("href")!);
     expect(order).toEqual(lessonUrls().filter((url) => order.includes(url)));
