@@ -76,7 +76,9 @@ export const pageRoutes: Partial<Record<RouteName, (lang: Lang) => string>> = {
 /** The sections whose pages exist in every language; a language switch elsewhere has no target. */
 const TRANSLATED_SECTIONS: { test: RegExp; home: (lang: Lang) => string }[] = [
   { test: /^\/(?:posts|tags|archives)\//, home: routes.posts },
-  { test: /^\/(?:$|subscribe\/|search\/|publications\/)/, home: routes.home },
+  // A paper's page exists once, in English as published; the list of papers exists in every language.
+  { test: /^\/publications\//, home: routes.publications },
+  { test: /^\/(?:$|subscribe\/|search\/)/, home: routes.home },
 ];
 
 /** The language a site path belongs to, by its first segment. */
