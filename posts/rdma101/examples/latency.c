@@ -6,7 +6,7 @@
  * on, runs warm-up round trips that it does not count, times every measured
  * round trip on its own, and reports percentiles and the CPU time it spent,
  * not only a mean. The client chooses the message size and the counts; the
- * server echoes whatever arrives until the client's last message.
+ * server echoes every message back, the client's last one included.
  *
  * -e waits for completions on a completion channel instead of polling the CQ
  * in a loop: compare the latency and the CPU time of the two.
@@ -135,10 +135,15 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Nearest rank: the smallest sample with at least p percent of samples at or below it. */
+/*
+ * Nearest rank: the smallest sample with at least p percent of samples at or
+ * below it, the one at rank ceil(p * n / 100). p has one decimal at most
+ * (99.9), so the rank is computed in integers, in tenths of a percent.
+ */
 static double percentile_us(const uint64_t *sorted, int n, double p)
 {
-	int rank = (int)((p / 100.0) * n + 0.999999);
+	long long tenths = (long long)(p * 10 + 0.5);
+	long long rank = (tenths * n + 999) / 1000;
 
 	if (rank < 1)
 		rank = 1;
@@ -155,7 +160,7 @@ static void print_setup(struct ibv_context *ctx, int gid, int events)
 		die_rc("ibv_query_port", rc);
 	if (uname(&u))
 		die("uname");
-	printf("setup: %s port %d, active MTU %d, GID index %d, kernel %s, %ld CPUs online\n",
+	printf("setup: %s port %d, active MTU %d, GID index %d, kernel %s, CPUs online: %ld\n",
 	       device_name(ctx), COURSE_IB_PORT, 128 << pa.active_mtu, gid, u.release,
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	printf("setup: completions by %s\n", events ? "completion channel (sleeping)" : "busy polling");
@@ -234,6 +239,7 @@ static void server(struct endpoint *e)
 		uint32_t len = wait_for(e, RECV_DONE);
 		int last = e->recv_buf[0] == 1;
 
+		memcpy(e->send_buf, e->recv_buf, len); /* the echo */
 		post_recv(e); /* before replying: the client's next SEND needs it */
 		post_send(e, len);
 		wait_for(e, SEND_DONE);

@@ -127,7 +127,11 @@ static void accept_client(struct server *s, int listener, int gid)
 	exchange_info(sock, &mine, &peer);
 	qp_to_rtr(qp, COURSE_IB_PORT, gid, &mine, &peer);
 	qp_to_rts(qp, &mine, &peer);
-	/* Should the pool run dry, senders wait the longest RNR time (655 ms) per try. */
+	/*
+	 * Should the pool run dry before the server refills it, each sender waits
+	 * the longest RNR time (655 ms) per try, so that its rnr_retry of 6 (set by
+	 * the client's qp_to_rts) outlasts a slow refill instead of failing the send.
+	 */
 	struct ibv_qp_attr attr = { .min_rnr_timer = 0 };
 	int rc = ibv_modify_qp(qp, &attr, IBV_QP_MIN_RNR_TIMER);
 

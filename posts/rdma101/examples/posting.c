@@ -59,7 +59,7 @@ struct client {
 	char *src;              /* WINDOW source slots */
 	uint32_t size;
 	struct conn_info peer;
-	uint64_t next_stamp;    /* every write carries a sequence number */
+	uint64_t next_stamp;    /* every write carries a sequence number, from 1 */
 };
 
 struct result {
@@ -205,7 +205,7 @@ static void run_client(struct client *c, int n, int rounds)
 
 		memcpy(sorted, rate[i], sizeof(double) * (size_t)rounds);
 		qsort(sorted, (size_t)rounds, sizeof(double), cmp_double);
-		median[i] = sorted[rounds / 2];
+		median[i] = rounds % 2 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2;
 		printf("step %d: %s\n", i + 1, steps[i].what);
 		printf("  %.1f writes/s (median of %d rounds; range %.1f to %.1f)\n",
 		       median[i], rounds, sorted[0], sorted[rounds - 1]);
@@ -221,10 +221,14 @@ static void run_client(struct client *c, int n, int rounds)
 		printf("  %.2fx step %d; faster than step %d in %d of %d rounds\n",
 		       median[i] / median[i - 1], i, i, faster, rounds);
 	}
-	printf("wrote %" PRIu64 " messages in all\n", c->next_stamp);
+	printf("wrote %" PRIu64 " messages in all\n", c->next_stamp - 1);
 }
 
-/* The server's check: slot i holds the newest write numbered i modulo SLOTS. */
+/*
+ * The server's check. Writes are numbered from 1 and write w lands in slot
+ * w % SLOTS, so after the newest write N, slot i must hold the newest write
+ * up to N that belongs to it, or nothing (0) if fewer than SLOTS were made.
+ */
 static void check_ring(const char *ring, uint32_t size)
 {
 	uint64_t newest = 0, stamp;
@@ -235,14 +239,20 @@ static void check_ring(const char *ring, uint32_t size)
 			newest = stamp;
 	}
 	for (int i = 0; i < SLOTS; i++) {
+		uint64_t back = (newest + SLOTS - (uint64_t)i) % SLOTS; /* slot i's newest is this far back */
+		uint64_t want = newest >= back + 1 ? newest - back : 0;
+
 		memcpy(&stamp, ring + (size_t)i * size, sizeof(stamp));
-		if (stamp % SLOTS != (uint64_t)i || newest - stamp >= SLOTS) {
-			printf("ring check FAILED: slot %d holds write %" PRIu64 "\n", i, stamp);
+		if (stamp != want) {
+			printf("ring check FAILED: slot %d holds write %" PRIu64 ", not %" PRIu64 "\n",
+			       i, stamp, want);
 			exit(1);
 		}
 	}
-	printf("ring check: the %d slots hold the last %d writes, %" PRIu64 " to %" PRIu64
-	       ", each in its own slot\n", SLOTS, SLOTS, newest - SLOTS + 1, newest);
+	uint64_t first = newest > SLOTS ? newest - SLOTS + 1 : 1;
+
+	printf("ring check: the last %" PRIu64 " writes, %" PRIu64 " to %" PRIu64
+	       ", each in its own slot of %d\n", newest - first + 1, first, newest, SLOTS);
 }
 
 static void usage(const char *prog)
@@ -277,7 +287,7 @@ int main(int argc, char *argv[])
 
 	struct ibv_context *ctx = open_device(dev);
 	int gid = choose_gid(ctx, COURSE_IB_PORT, gid_req);
-	struct client c = { .size = (uint32_t)size };
+	struct client c = { .size = (uint32_t)size, .next_stamp = 1 };
 
 	if (!(c.pd = ibv_alloc_pd(ctx)))
 		die("ibv_alloc_pd");
@@ -285,7 +295,8 @@ int main(int argc, char *argv[])
 	size_t len = (size_t)size * (host ? WINDOW : SLOTS);
 
 	c.src = alloc_buffer(len);
-	c.mr = ibv_reg_mr(c.pd, c.src, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	/* Only the server's ring is written remotely; the client's buffer is only read. */
+	c.mr = ibv_reg_mr(c.pd, c.src, len, IBV_ACCESS_LOCAL_WRITE | (host ? 0 : IBV_ACCESS_REMOTE_WRITE));
 	if (!c.mr)
 		die("ibv_reg_mr");
 	/* At most WINDOW writes, so at most WINDOW completions, are outstanding. */

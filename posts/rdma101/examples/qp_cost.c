@@ -80,11 +80,18 @@ int main(int argc, char *argv[])
 	       DEPTH, DEPTH);
 
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+
+	if (!pd)
+		die("ibv_alloc_pd");
+	/* No work is ever posted, so no completion ever needs room in it. */
 	struct ibv_cq *cq = ibv_create_cq(ctx, DEPTH, NULL, NULL, 0);
+
+	if (!cq)
+		die("ibv_create_cq");
 	struct ibv_qp **qps = calloc((size_t)max, sizeof(*qps));
 
-	if (!pd || !cq || !qps)
-		die("ibv_alloc_pd/ibv_create_cq/calloc");
+	if (!qps)
+		die("calloc");
 	/* One description serves every QP: only the QP number differs. */
 	struct ibv_qp_init_attr qa = {
 		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,

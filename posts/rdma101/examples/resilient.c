@@ -59,6 +59,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The least time an RC requester waits for an ACK: 4.096 us * 2^timeout (timeout 1 to 31). */
+static double ack_timeout_s(int timeout)
+{
+	return 4.096e-6 * (double)(1ull << timeout);
+}
+
 /* Eight bytes over the TCP side channel, big-endian; -1 if the peer is gone. */
 static int send_u64(int sock, uint64_t v)
 {
@@ -482,8 +488,8 @@ static void run_client(const struct settings *st, struct ibv_context *ctx)
 	printf("sending %d records, one every %d ms, at most %d in flight\n",
 	       st->records, st->interval_ms, WINDOW);
 	printf("QP timeout %d (at least %.1f ms a try), retry_cnt %d: a dead peer shows after %.1f s or more\n",
-	       st->timeout, 4.096e-3 * (1 << st->timeout), st->retry_cnt,
-	       4.096e-6 * (1 << st->timeout) * (st->retry_cnt + 1));
+	       st->timeout, 1e3 * ack_timeout_s(st->timeout), st->retry_cnt,
+	       ack_timeout_s(st->timeout) * (st->retry_cnt + 1));
 	printf("our own deadline: no completion for %.1f s ends a connection\n", st->deadline);
 	double start = now_s();
 
@@ -538,7 +544,7 @@ int main(int argc, char *argv[])
 	    st.timeout > 31 || st.retry_cnt < 0 || st.retry_cnt > 7)
 		usage(argv[0]);
 	/* Twice what the transport itself may take to give up, plus a second. */
-	st.deadline = 2 * 4.096e-6 * (1 << st.timeout) * (st.retry_cnt + 1) + 1;
+	st.deadline = 2 * ack_timeout_s(st.timeout) * (st.retry_cnt + 1) + 1;
 	st.o.host = optind < argc ? argv[optind] : NULL;
 
 	struct ibv_context *ctx = open_device(st.o.device);
