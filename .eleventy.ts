@@ -13,6 +13,8 @@ import drafts from "./src/drafts.ts";
 import blog from "./src/blog.ts";
 import feeds from "./src/feeds.ts";
 import course from "./src/course.ts";
+import publications from "./src/publications.ts";
+import metadata from "./src/metadata.ts";
 import examples from "./src/examples.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
@@ -31,8 +33,10 @@ export default function (config: UserConfig) {
   config.addPlugin(drafts); // draft: true shows on the dev server only
   config.addPlugin(blog); // posts/blog/: posts and translations, tags, series, archives
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
+  config.addPlugin(publications); // a page per paper, from _data/publications.bib; Scholar tags
   config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
+  config.addPlugin(metadata); // breadcrumbs and JSON-LD for search engines
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy

@@ -5,8 +5,10 @@ import { parse } from "@retorquere/bibtex-parser";
 import { publicationFields } from "./schemas.ts";
 import { escapeHtml } from "./html.ts";
 import type { Lang } from "./languages.ts";
-import { routes } from "./urls.ts";
 import { contentError, formatIssues } from "./validation.ts";
+
+/** Papers are shown as published, in English, whatever the page's language. */
+export const PAPER_LANGUAGE: Lang = "en";
 
 export interface Author {
   given: string;
@@ -21,11 +23,8 @@ export interface PublicationLink {
 
 export interface Publication {
   key: string;
-  /** The paper's page (routes.publication), named by a slug made from the citation key. */
+  /** Names the paper's page (routes.publication), made from the citation key. */
   slug: string;
-  url: string;
-  /** Papers are shown as published, in English, whatever the page's language. */
-  lang: Lang;
   title: string;
   authors: Author[];
   /** A journal article or a paper in conference proceedings. */
@@ -50,9 +49,6 @@ export interface Publication {
   /** The entry as written in the file, without this site's own fields, for readers to copy. */
   bibtex: string;
 }
-
-/** The language papers are published in. */
-export const PAPER_LANGUAGE: Lang = "en";
 
 /**
  * Fields a reader's reference manager has no use for: links and notes this site adds for its own
@@ -159,8 +155,6 @@ export function parsePublications(source: string, file: string): Publication[] {
     publications.push({
       key: entry.key,
       slug,
-      url: routes.publication(PAPER_LANGUAGE, slug),
-      lang: PAPER_LANGUAGE,
       title: fields.title,
       authors: fields.author,
       venueKind: fields.journal ? "journal" : "conference",
@@ -184,13 +178,6 @@ export function parsePublications(source: string, file: string): Publication[] {
   if (library.entries.length === 0 && problems.length === 0) problems.push(`${file}: (file): holds no entries`);
   if (problems.length > 0) throw contentError(problems);
   return publications.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => b.year - a.year || i - j).map(([p]) => p);
-}
-
-/** Papers by year, newest year first (the list keeps its order within a year). */
-export function byYear(publications: Publication[]): { year: number; publications: Publication[] }[] {
-  const years = new Map<number, Publication[]>();
-  for (const pub of publications) years.set(pub.year, [...(years.get(pub.year) ?? []), pub]);
-  return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, publications: list }));
 }
 
 export const authorName = (a: Author): string => (a.given ? `${a.given} ${a.family}` : a.family);

@@ -56,7 +56,7 @@ describe("parsePublications", () => {
 
   it("gives each paper an address from its key, and splits its pages for citation tags", () => {
     const [paper] = parsePublications(entry("Ren2024:SMART", "  year = {2020},\n  pages = {351--367},\n"), "f.bib");
-    expect(paper!.url).toBe("/publications/ren2024-smart/");
+    expect(paper!.slug).toBe("ren2024-smart");
     expect([paper!.firstPage, paper!.lastPage]).toEqual(["351", "367"]);
   });
 
