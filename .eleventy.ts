@@ -19,6 +19,7 @@ import examples from "./src/examples.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
+import search from "./src/search.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
@@ -40,6 +41,7 @@ export default function (config: UserConfig) {
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
+  config.addPlugin(search); // the Pagefind index, written after the build
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.

@@ -41,6 +41,8 @@ export const routes = {
   legacyCourseRoot: () => LEGACY_COURSE,
   figures: () => "/figures/",
   images: () => "/img/",
+  /** Pagefind's index and scripts, written after the build (see ./search.ts). */
+  searchIndex: () => "/pagefind/",
   /** Folders whose files change their URL when their content changes, so hosts may cache them for good. */
   immutable: () => ["/css/", "/js/", "/img/", "/figures/"],
   /** A file from public/ (see ./assets.ts for cache busting). */
