@@ -41,6 +41,9 @@ export const routes = {
   legacyCourseRoot: () => LEGACY_COURSE,
   figures: () => "/figures/",
   images: () => "/img/",
+  /** Social cards (see ./cards.ts), each named by the hash of what it shows. */
+  cards: () => "/img/cards/",
+  card: (hash: string) => `/img/cards/${hash}.png`,
   /** Pagefind's index and scripts, written after the build (see ./search.ts). */
   searchIndex: () => "/pagefind/",
   /** Folders whose files change their URL when their content changes, so hosts may cache them for good. */

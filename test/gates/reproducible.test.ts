@@ -37,5 +37,6 @@ describe("reproducible output", () => {
     } finally {
       await rm(copy, { recursive: true, force: true });
     }
-  });
+    // A whole build from a fresh checkout: every social card is drawn, and the index written.
+  }, 300_000);
 });

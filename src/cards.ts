@@ -1,0 +1,183 @@
+// Social cards: a 1200×630 PNG for every post, lesson and paper page, for link previews. Each is
+// drawn from one SVG template (src/cards/card.svg) with the font that ships beside it, so every
+// machine draws the same bytes. A card is named by the hash of everything that shapes it (template,
+// font, renderer, text): an unchanged page keeps its card, found in .cache/cards/ and not redrawn.
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { Resvg } from "@resvg/resvg-js";
+import { escapeHtml } from "./html.ts";
+import { t } from "./i18n.ts";
+import type { PageFacts } from "./metadata.ts";
+import type { Site } from "./schemas.ts";
+import { routes } from "./urls.ts";
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+const CARDS_DIR = "src/cards";
+const TEMPLATE = `${CARDS_DIR}/card.svg`;
+const FONT = `${CARDS_DIR}/NotoSansSC-Bold-subset.ttf`;
+const CACHE_DIR = ".cache/cards";
+
+/** What a card shows. */
+export interface CardText {
+  title: string;
+  section: string;
+  site: string;
+}
+
+// The title block: left edge and width, and the band it is centred in (below the section, above the rule).
+const TITLE_X = 80;
+const TITLE_WIDTH = 1040;
+const TITLE_TOP = 150;
+const TITLE_BOTTOM = 490;
+/** Sizes to try, largest first; the smallest truncates what does not fit. */
+const TITLE_SIZES = [64, 56, 48, 42];
+const LINE_HEIGHT = 1.22;
+
+/**
+ * A character's advance in ems in the shipped bold face, rounded up from measured averages: Han and
+ * full-width forms 1, the widest Latin letters 0.9, capitals 0.68, narrow letters and punctuation
+ * 0.33, a space 0.23, the rest 0.6.
+ */
+function advance(ch: string): number {
+  if (/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u.test(ch)) return 1;
+  if (/[MWmw@%]/.test(ch)) return 0.9;
+  if (/[A-Z]/.test(ch) && !/[IJ]/.test(ch)) return 0.68;
+  if (/[iljtfIJ.,:;'!|()[\]]/.test(ch)) return 0.33;
+  if (ch === " ") return 0.23;
+  return 0.6;
+}
+const widthOf = (text: string, size: number): number => [...text].reduce((w, ch) => w + advance(ch) * size, 0);
+
+/** A word too wide for a line, in pieces that fit. */
+function splitWord(word: string, size: number, width: number): string[] {
+  const pieces = [""];
+  for (const ch of word) {
+    if (widthOf(pieces.at(-1)! + ch, size) > width) pieces.push("");
+    pieces[pieces.length - 1] += ch;
+  }
+  return pieces;
+}
+
+/**
+ * Breaks a title into lines no wider than the title block: between words, between any two Han
+ * characters (Chinese has no spaces), and inside a word only when it is wider than a line.
+ */
+export function wrapTitle(title: string, size: number, width = TITLE_WIDTH): string[] {
+  const pieces = (title.match(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]|[^\s\p{Script=Han}\u3000-\u303f\uff00-\uffef]+|\s+/gu) ?? []).flatMap((piece) =>
+    widthOf(piece, size) > width ? splitWord(piece, size, width) : [piece],
+  );
+  const lines: string[] = [];
+  let line = "";
+  for (const piece of pieces) {
+    const next = line + piece;
+    if (line.trim() && widthOf(next.trimEnd(), size) > width) {
+      lines.push(line.trim());
+      line = /^\s+$/.test(piece) ? "" : piece;
+    } else {
+      line = next;
+    }
+  }
+  if (line.trim()) lines.push(line.trim());
+  return lines;
+}
+
+/** The title set at the largest size whose lines fit the block; at the smallest, cut with an ellipsis. */
+export function layoutTitle(title: string): { size: number; lines: string[] } {
+  for (const size of TITLE_SIZES) {
+    const lines = wrapTitle(title, size);
+    if (lines.length * size * LINE_HEIGHT <= TITLE_BOTTOM - TITLE_TOP) return { size, lines };
+  }
+  const size = TITLE_SIZES.at(-1)!;
+  const fit = Math.floor((TITLE_BOTTOM - TITLE_TOP) / (size * LINE_HEIGHT));
+  const lines = wrapTitle(title, size).slice(0, fit);
+  let last = lines[fit - 1]!;
+  while (last && widthOf(`${last}…`, size) > TITLE_WIDTH) last = [...last].slice(0, -1).join("");
+  lines[fit - 1] = `${last.trimEnd()}…`;
+  return { size, lines };
+}
+
+/** The card as SVG: the template with its {placeholders} filled, every text escaped. */
+export function cardSvg(text: CardText, template = readFileSync(TEMPLATE, "utf8")): string {
+  const { size, lines } = layoutTitle(text.title);
+  const height = lines.length * size * LINE_HEIGHT;
+  const first = TITLE_TOP + (TITLE_BOTTOM - TITLE_TOP - height) / 2 + size;
+  const tspans = lines.map((line, i) => `<tspan x="${TITLE_X}" y="${Math.round(first + i * size * LINE_HEIGHT)}">${escapeHtml(line)}</tspan>`).join("");
+  const values: Record<string, string> = { section: escapeHtml(text.section), site: escapeHtml(text.site), titleSize: String(size), titleLines: tspans };
+  return template.replace(/\{(\w+)\}/g, (all, name: string) => {
+    if (!(name in values)) throw new Error(`${TEMPLATE}: {${name}}: no such placeholder`);
+    return values[name]!;
+  });
+}
+
+const require = createRequire(import.meta.url);
+const RENDERER = `resvg-js ${(require("@resvg/resvg-js/package.json") as { version: string }).version}`;
+
+/** Draws a card with the shipped font only: no system font can change the result. */
+export function renderCard(svg: string): Buffer {
+  const resvg = new Resvg(svg, { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" }, fitTo: { mode: "original" } });
+  return resvg.render().asPng();
+}
+
+let inputsHash: string | undefined;
+/** The hash of everything besides the text that shapes a card's pixels. */
+const drawingInputs = (): string =>
+  (inputsHash ??= createHash("sha256").update(RENDERER).update(readFileSync(TEMPLATE)).update(readFileSync(FONT)).digest("hex"));
+
+export const cardHash = (text: CardText): string =>
+  createHash("sha256").update(drawingInputs()).update(JSON.stringify([text.title, text.section, text.site])).digest("hex").slice(0, 16);
+
+/** What a page's card says, for the kinds of page that have one. */
+export function cardText(facts: PageFacts, site: Site): CardText | undefined {
+  const section = facts.post
+    ? t(facts.lang, "nav.posts")
+    : facts.lesson
+      ? `${t(facts.lang, "nav.course")} · ${facts.lesson.number}`
+      : facts.paper
+        ? t(facts.lang, "nav.publications")
+        : undefined;
+  return section === undefined ? undefined : { title: facts.head.title ?? "", section, site: site.title[facts.lang] };
+}
+
+/**
+ * Writes each card into the output: copied from the cache when it was drawn before, else drawn and
+ * kept there. Returns how many were drawn.
+ */
+export async function writeCards(cards: ReadonlyMap<string, CardText>, outDir: string, cacheDir = CACHE_DIR, draw = (text: CardText) => renderCard(cardSvg(text))): Promise<number> {
+  await mkdir(cacheDir, { recursive: true });
+  await mkdir(path.join(outDir, routes.cards()), { recursive: true });
+  let drawn = 0;
+  for (const [hash, text] of cards) {
+    const cached = path.join(cacheDir, `${hash}.png`);
+    if (!existsSync(cached)) {
+      await writeFile(cached, draw(text));
+      drawn++;
+    }
+    await copyFile(cached, path.join(outDir, routes.card(hash)));
+  }
+  return drawn;
+}
+
+export default function cards(config: UserConfig): void {
+  const wanted = new Map<string, CardText>();
+  config.on("eleventy.before", () => {
+    wanted.clear();
+    inputsHash = undefined;
+  });
+  // The page's facts with its card's address (a site path), for the head and the JSON-LD.
+  config.addFilter("withCard", (facts: PageFacts, site: Site): PageFacts => {
+    const text = cardText(facts, site);
+    if (!text) return facts;
+    const hash = cardHash(text);
+    wanted.set(hash, text);
+    return { ...facts, image: routes.card(hash) };
+  });
+  config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
+    await writeCards(wanted, directories.output);
+  });
+  config.addGlobalData("cardSize", { width: CARD_WIDTH, height: CARD_HEIGHT });
+}

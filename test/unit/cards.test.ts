@@ -1,0 +1,65 @@
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Resvg } from "@resvg/resvg-js";
+import { afterAll, describe, expect, it } from "vitest";
+import { parsePublications } from "../../src/bibtex.ts";
+import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, renderCard, writeCards, type CardText } from "../../src/cards.ts";
+
+const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
+const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
+const titles = [
+  ...papers.map((p) => p.title),
+  "MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww MMMM WWWW",
+  "不用 RDMA 网卡也能学 RDMA：RDMA 101 背后的 Soft-RoCE 实验环境与它能测出的一切和它测不出的那些东西",
+  "Supercalifragilisticexpialidociousnessandthensomemorelettersthatneverbreak",
+  "A",
+];
+const text = (title: string): CardText => ({ title, section: "RDMA 101 · 2.3", site: "Feng Ren" });
+/** Where the drawn text really ends, as the renderer lays it out with the shipped font. */
+const inkBox = (svg: string) => new Resvg(svg, { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" } }).getBBox()!;
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("social cards", () => {
+  it.each(titles)("set %j inside the card, above the rule, with margins", (title) => {
+    const svg = cardSvg(text(title));
+    // The template's background fills the card; measure the title alone.
+    const titleOnly = svg.replace(/<rect[^>]*\/>/g, "").replace(/<text[^>]*>(?!<tspan)[^<]*<\/text>/g, "");
+    const box = inkBox(titleOnly);
+    expect(box.x).toBeGreaterThanOrEqual(70);
+    expect(box.x + box.width).toBeLessThanOrEqual(CARD_WIDTH - 60);
+    expect(box.y + box.height).toBeLessThanOrEqual(505);
+    expect(box.y).toBeGreaterThanOrEqual(130);
+  });
+
+  it("escapes the text it sets", () => {
+    expect(cardSvg({ title: "a <b> & c", section: "<s>", site: "x" })).toContain("a &lt;b&gt; &amp; c");
+  });
+
+  it("draws a 1200×630 PNG, the same bytes every time", () => {
+    const png = renderCard(cardSvg(text("Queue pairs")));
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([CARD_WIDTH, CARD_HEIGHT]);
+    expect(renderCard(cardSvg(text("Queue pairs"))).equals(png)).toBe(true);
+  });
+
+  it("names a card by what it shows, and draws an unchanged card only once", async () => {
+    expect(cardHash(text("A"))).toBe(cardHash(text("A")));
+    expect(cardHash(text("A"))).not.toBe(cardHash(text("B")));
+    expect(cardHash(text("A"))).not.toBe(cardHash({ ...text("A"), site: "任峰" }));
+    const [cache, out] = await Promise.all([mkdtemp(path.join(tmpdir(), "cards-cache-")), mkdtemp(path.join(tmpdir(), "cards-out-"))]);
+    dirs.push(cache, out);
+    const cards = new Map([text("A"), text("B")].map((t) => [cardHash(t), t]));
+    const drawn: string[] = [];
+    const draw = (t: CardText) => (drawn.push(t.title), Buffer.from(t.title));
+    expect(await writeCards(cards, out, cache, draw)).toBe(2);
+    expect(await writeCards(cards, out, cache, draw)).toBe(0);
+    expect(drawn).toEqual(["A", "B"]);
+    const written = await readdir(path.join(out, "img/cards"));
+    expect(written.sort()).toEqual([...cards.keys()].map((h) => `${h}.png`).sort());
+    expect((await readFile(path.join(out, "img/cards", `${cardHash(text("B"))}.png`))).toString()).toBe("B");
+  });
+});
