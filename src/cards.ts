@@ -1,7 +1,7 @@
 // Social cards: a 1200×630 PNG for every post, lesson and paper page, for link previews. Each is
 // drawn from one SVG template (src/cards/card.svg) with the font that ships beside it, so every
 // machine draws the same bytes. A card is named by the hash of everything that shapes it (template,
-// font, renderer, text): an unchanged page keeps its card, found in .cache/cards/ and not redrawn.
+// font, renderer, layout, text): an unchanged page keeps its card, found in .cache/cards/, not redrawn.
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
@@ -123,13 +123,12 @@ export function renderCard(svg: string): Buffer {
   return resvg.render().asPng();
 }
 
-let inputsHash: string | undefined;
-/** The hash of everything besides the text that shapes a card's pixels. */
-const drawingInputs = (): string =>
-  (inputsHash ??= createHash("sha256").update(RENDERER).update(readFileSync(TEMPLATE)).update(readFileSync(FONT)).digest("hex"));
+let drawingHash: string | undefined;
+/** The hash of the renderer and the font: what shapes a card's pixels besides its SVG. */
+const drawingInputs = (): string => (drawingHash ??= createHash("sha256").update(RENDERER).update(readFileSync(FONT)).digest("hex"));
 
-export const cardHash = (text: CardText): string =>
-  createHash("sha256").update(drawingInputs()).update(JSON.stringify([text.title, text.section, text.site])).digest("hex").slice(0, 16);
+/** A card's name: the hash of the SVG it is drawn from (template, layout and text) and of how it is drawn. */
+export const cardHash = (svg: string): string => createHash("sha256").update(drawingInputs()).update(svg).digest("hex").slice(0, 16);
 
 /** What a page's card says, for the kinds of page that have one. */
 export function cardText(facts: PageFacts, site: Site): CardText | undefined {
@@ -147,14 +146,14 @@ export function cardText(facts: PageFacts, site: Site): CardText | undefined {
  * Writes each card into the output: copied from the cache when it was drawn before, else drawn and
  * kept there. Returns how many were drawn.
  */
-export async function writeCards(cards: ReadonlyMap<string, CardText>, outDir: string, cacheDir = CACHE_DIR, draw = (text: CardText) => renderCard(cardSvg(text))): Promise<number> {
+export async function writeCards(cards: ReadonlyMap<string, string>, outDir: string, cacheDir = CACHE_DIR, draw = renderCard): Promise<number> {
   await mkdir(cacheDir, { recursive: true });
   await mkdir(path.join(outDir, routes.cards()), { recursive: true });
   let drawn = 0;
-  for (const [hash, text] of cards) {
+  for (const [hash, svg] of cards) {
     const cached = path.join(cacheDir, `${hash}.png`);
     if (!existsSync(cached)) {
-      await writeFile(cached, draw(text));
+      await writeFile(cached, draw(svg));
       drawn++;
     }
     await copyFile(cached, path.join(outDir, routes.card(hash)));
@@ -163,17 +162,20 @@ export async function writeCards(cards: ReadonlyMap<string, CardText>, outDir: s
 }
 
 export default function cards(config: UserConfig): void {
-  const wanted = new Map<string, CardText>();
+  const wanted = new Map<string, string>();
+  let template: string | undefined;
   config.on("eleventy.before", () => {
     wanted.clear();
-    inputsHash = undefined;
+    template = undefined;
+    drawingHash = undefined;
   });
   // The page's facts with its card's address (a site path), for the head and the JSON-LD.
   config.addFilter("withCard", (facts: PageFacts, site: Site): PageFacts => {
     const text = cardText(facts, site);
     if (!text) return facts;
-    const hash = cardHash(text);
-    wanted.set(hash, text);
+    const svg = cardSvg(text, (template ??= readFileSync(TEMPLATE, "utf8")));
+    const hash = cardHash(svg);
+    wanted.set(hash, svg);
     return { ...facts, image: routes.card(hash) };
   });
   config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {

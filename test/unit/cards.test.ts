@@ -47,19 +47,22 @@ describe("social cards", () => {
   });
 
   it("names a card by what it shows, and draws an unchanged card only once", async () => {
-    expect(cardHash(text("A"))).toBe(cardHash(text("A")));
-    expect(cardHash(text("A"))).not.toBe(cardHash(text("B")));
-    expect(cardHash(text("A"))).not.toBe(cardHash({ ...text("A"), site: "任峰" }));
+    const hashOf = (t: CardText) => cardHash(cardSvg(t));
+    expect(hashOf(text("A"))).toBe(hashOf(text("A")));
+    expect(hashOf(text("A"))).not.toBe(hashOf(text("B")));
+    expect(hashOf(text("A"))).not.toBe(hashOf({ ...text("A"), site: "任峰" }));
+    // Anything that changes the drawing changes the name: the template and the layout, not just the text.
+    expect(cardHash(cardSvg(text("A"), "<svg>{titleLines}{section}{site}{titleSize}</svg>"))).not.toBe(hashOf(text("A")));
     const [cache, out] = await Promise.all([mkdtemp(path.join(tmpdir(), "cards-cache-")), mkdtemp(path.join(tmpdir(), "cards-out-"))]);
     dirs.push(cache, out);
-    const cards = new Map([text("A"), text("B")].map((t) => [cardHash(t), t]));
+    const cards = new Map(["<svg>A</svg>", "<svg>B</svg>"].map((svg) => [cardHash(svg), svg]));
     const drawn: string[] = [];
-    const draw = (t: CardText) => (drawn.push(t.title), Buffer.from(t.title));
+    const draw = (svg: string) => (drawn.push(svg), Buffer.from(svg));
     expect(await writeCards(cards, out, cache, draw)).toBe(2);
     expect(await writeCards(cards, out, cache, draw)).toBe(0);
-    expect(drawn).toEqual(["A", "B"]);
+    expect(drawn).toEqual(["<svg>A</svg>", "<svg>B</svg>"]);
     const written = await readdir(path.join(out, "img/cards"));
     expect(written.sort()).toEqual([...cards.keys()].map((h) => `${h}.png`).sort());
-    expect((await readFile(path.join(out, "img/cards", `${cardHash(text("B"))}.png`))).toString()).toBe("B");
+    expect((await readFile(path.join(out, "img/cards", `${cardHash("<svg>B</svg>")}.png`))).toString()).toBe("<svg>B</svg>");
   });
 });
