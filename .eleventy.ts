@@ -21,6 +21,7 @@ import assets from "./src/assets.ts";
 import security from "./src/security.ts";
 import search from "./src/search.ts";
 import cards from "./src/cards.ts";
+import lastmod from "./src/lastmod.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
@@ -39,6 +40,7 @@ export default function (config: UserConfig) {
   config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
   config.addPlugin(metadata); // breadcrumbs and JSON-LD for search engines
+  config.addPlugin(lastmod); // the sitemap's lastmod, from git history
   config.addPlugin(cards); // social cards: a PNG per post, lesson and paper, drawn once per content
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
