@@ -14,6 +14,7 @@ import { t } from "./i18n.ts";
 import type { PageFacts } from "./metadata.ts";
 import type { Site } from "./schemas.ts";
 import { routes } from "./urls.ts";
+import { contentError } from "./validation.ts";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -130,6 +131,59 @@ const drawingInputs = (): string => (drawingHash ??= createHash("sha256").update
 /** A card's name: the hash of the SVG it is drawn from (template, layout and text) and of how it is drawn. */
 export const cardHash = (svg: string): string => createHash("sha256").update(drawingInputs()).update(svg).digest("hex").slice(0, 16);
 
+/**
+ * The characters a TrueType/OpenType font has glyphs for, from its Unicode cmap subtable (format 12,
+ * else format 4): a card must never draw a missing glyph as an empty box.
+ */
+export function fontCoverage(font: Buffer): (codePoint: number) => boolean {
+  const tables = font.readUInt16BE(4);
+  let cmap = -1;
+  for (let i = 0; i < tables; i++) if (font.toString("latin1", 12 + 16 * i, 16 + 16 * i) === "cmap") cmap = font.readUInt32BE(20 + 16 * i);
+  if (cmap < 0) throw new Error(`${FONT}: no cmap table`);
+  const subtables = new Map<string, number>();
+  for (let i = 0; i < font.readUInt16BE(cmap + 2); i++) {
+    const record = cmap + 4 + 8 * i;
+    subtables.set(`${font.readUInt16BE(record)},${font.readUInt16BE(record + 2)}`, cmap + font.readUInt32BE(record + 4));
+  }
+  const full = subtables.get("3,10") ?? subtables.get("0,4");
+  if (full !== undefined && font.readUInt16BE(full) === 12) {
+    const groups = Array.from({ length: font.readUInt32BE(full + 12) }, (_, i) => [font.readUInt32BE(full + 16 + 12 * i), font.readUInt32BE(full + 20 + 12 * i)] as const);
+    return (c) => groups.some(([start, end]) => c >= start && c <= end);
+  }
+  const bmp = subtables.get("3,1") ?? subtables.get("0,3");
+  if (bmp === undefined || font.readUInt16BE(bmp) !== 4) throw new Error(`${FONT}: no Unicode cmap of format 4 or 12`);
+  const segments = font.readUInt16BE(bmp + 6) / 2;
+  const ends = bmp + 14;
+  const starts = ends + 2 * segments + 2;
+  const deltas = starts + 2 * segments;
+  const rangeOffsets = deltas + 2 * segments;
+  return (c) => {
+    for (let i = 0; i < segments; i++) {
+      if (c > font.readUInt16BE(ends + 2 * i)) continue;
+      const start = font.readUInt16BE(starts + 2 * i);
+      if (c < start) return false;
+      const rangeOffset = font.readUInt16BE(rangeOffsets + 2 * i);
+      const index = rangeOffset === 0 ? c : font.readUInt16BE(rangeOffsets + 2 * i + rangeOffset + 2 * (c - start));
+      // Glyph 0 is the "missing" glyph; a zero in the glyph array stays zero whatever the delta.
+      return (rangeOffset !== 0 && index === 0 ? 0 : (index + font.readUInt16BE(deltas + 2 * i)) & 0xffff) !== 0;
+    }
+    return false;
+  };
+}
+
+/** The characters of a card's text its font cannot draw. */
+export function missingGlyphs(text: CardText, covers: (codePoint: number) => boolean): string[] {
+  return [...new Set([...`${text.title}${text.section}${text.site}`])].filter((ch) => !/\s/.test(ch) && !covers(ch.codePointAt(0)!));
+}
+
+/** Stops the build on a card its font cannot draw, naming the page and the characters. */
+export function checkGlyphs(text: CardText, covers: (codePoint: number) => boolean, where: string): void {
+  const missing = missingGlyphs(text, covers);
+  if (missing.length === 0) return;
+  const named = missing.map((ch) => `"${ch}" (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`).join(", ");
+  throw contentError([`${where}: title: the social card's font (${FONT}) has no glyph for ${named}; add them to the font's subset`]);
+}
+
 /** What a page's card says, for the kinds of page that have one. */
 export function cardText(facts: PageFacts, site: Site): CardText | undefined {
   const section = facts.post
@@ -164,6 +218,7 @@ export async function writeCards(cards: ReadonlyMap<string, string>, outDir: str
 export default function cards(config: UserConfig): void {
   const wanted = new Map<string, string>();
   let template: string | undefined;
+  let covers: ((codePoint: number) => boolean) | undefined;
   config.on("eleventy.before", () => {
     wanted.clear();
     template = undefined;
@@ -173,6 +228,7 @@ export default function cards(config: UserConfig): void {
   config.addFilter("withCard", (facts: PageFacts, site: Site): PageFacts => {
     const text = cardText(facts, site);
     if (!text) return facts;
+    checkGlyphs(text, (covers ??= fontCoverage(readFileSync(FONT))), facts.url);
     const svg = cardSvg(text, (template ??= readFileSync(TEMPLATE, "utf8")));
     const hash = cardHash(svg);
     wanted.set(hash, svg);

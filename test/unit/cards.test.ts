@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Resvg } from "@resvg/resvg-js";
 import { afterAll, describe, expect, it } from "vitest";
+import { errorOf } from "../support/errors.ts";
 import { parsePublications } from "../../src/bibtex.ts";
-import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, renderCard, writeCards, type CardText } from "../../src/cards.ts";
+import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, checkGlyphs, fontCoverage, missingGlyphs, renderCard, writeCards, type CardText } from "../../src/cards.ts";
 
 const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
 const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
@@ -33,6 +34,15 @@ describe("social cards", () => {
     expect(box.x + box.width).toBeLessThanOrEqual(CARD_WIDTH - 60);
     expect(box.y + box.height).toBeLessThanOrEqual(505);
     expect(box.y).toBeGreaterThanOrEqual(130);
+  });
+
+  it("knows which characters the shipped font can draw, and names those it cannot", () => {
+    const covers = fontCoverage(readFileSync(FONT));
+    expect(missingGlyphs({ title: "Queue pairs — 队列对 (QP)", section: "RDMA 101 · 2.3", site: "任峰" }, covers)).toEqual([]);
+    expect(missingGlyphs({ title: "Fast 🚀 paths 🚀", section: "Blog", site: "Feng Ren" }, covers)).toEqual(["🚀"]);
+    expect(errorOf(() => checkGlyphs({ title: "Fast 🚀", section: "Blog", site: "Feng Ren" }, covers, "/posts/fast/"))).toBe(
+      `/posts/fast/: title: the social card's font (${FONT}) has no glyph for "🚀" (U+1F680); add them to the font's subset`,
+    );
   });
 
   it("escapes the text it sets", () => {
