@@ -16,6 +16,11 @@ export const POSTS_PER_PAGE = 10;
 /** posts/blog for the default language, posts/blog/<lang> for each other. */
 export const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
 export const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
+/** The file a translation translates (posts/blog/zh/a.md → posts/blog/a.md); none for a post in the default language. */
+export function originalFile(file: string): string | undefined {
+  const lang = postLanguage(file);
+  return lang === DEFAULT_LANGUAGE ? undefined : `${POSTS_DIR}${file.slice(postsDir(lang).length)}`;
+}
 
 export interface SeriesEntry {
   title: string;

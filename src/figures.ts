@@ -1,17 +1,18 @@
-// Figures (the `figure` directive): an SVG beside the Markdown file, inlined so it follows the
+// Figures (the `figure` directive): an SVG beside the Markdown file (see ./page-files.ts), inlined so it follows the
 // page's light and dark themes, with a text alternative and a caption that Markdown numbers (see
 // ./markdown.ts). A copy is
 // also published as a file, which feeds show instead (see ./feeds.ts).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
+import { pageFile } from "./page-files.ts";
 import { figureSchema } from "./schemas.ts";
 import { href, routes } from "./urls.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { contentError } from "./validation.ts";
 
 /** Placeholder the Markdown renderer replaces with "Figure N." in page order. */
 export const FIGURE_NUMBER = "<!--figure-number-->";
@@ -41,11 +42,12 @@ function withFallbackFills(svg: string): string {
   });
 }
 
+const figureError = (where: string, name: string) => (reason: string) => contentError([`${where}: figure ${name}: ${reason}`]);
+
 /** Reads an SVG for inlining: checks it, drops comments, the XML prolog and fixed sizes. */
 export function inlineSvg(svgPath: string, alt: string, file: string): string {
-  const fail = (reason: string) => contentError([`${file}: figure ${path.basename(svgPath)}: ${reason}`]);
+  const fail = figureError(file, path.basename(svgPath));
   if (!alt.trim()) throw fail("needs a text alternative (alt)");
-  if (!existsSync(svgPath)) throw fail(`no such file beside the page (${relativeFile(svgPath)})`);
   const source = readFileSync(svgPath, "utf8");
   for (const [pattern, reason] of FORBIDDEN) if (pattern.test(source)) throw fail(reason);
   const svg = source
@@ -88,7 +90,8 @@ export function figureHtml(svg: string, name: string, caption: string): string {
 export const figureDirective: Directive<typeof figureSchema> = {
   schema: figureSchema,
   render({ file: name, alt, caption }, { file, line }) {
-    const svg = inlineSvg(path.join(path.dirname(file), name), alt, `${file}:${line}`);
+    const where = `${file}:${line}`;
+    const svg = inlineSvg(pageFile(file, name, figureError(where, name)), alt, where);
     return figureHtml(svg, path.basename(name, ".svg"), caption);
   },
 };

@@ -6,10 +6,10 @@ import path from "node:path";
 import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
 import type MarkdownIt from "markdown-it";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { existsSync } from "node:fs";
 import { renderedFile } from "./markdown.ts";
+import { pageFile } from "./page-files.ts";
 import { href, routes } from "./urls.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { contentError } from "./validation.ts";
 
 const WIDTHS = [480, 960, 1440];
 const SIZES = "(min-width: 48rem) 44rem, 100vw";
@@ -32,8 +32,7 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   const fail = (reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
   if (/^[a-z]+:|^\/\//i.test(src)) throw fail("must be a file beside the page (the site loads nothing from other origins)");
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
-  const source = path.join(path.dirname(file), decodeURI(src));
-  if (!existsSync(source)) throw fail(`no such file (${relativeFile(source)})`);
+  const source = pageFile(file, decodeURI(src), fail);
   const options = optionsFor(settings);
   settings.pending.push(Image(source, options));
   return generateHTML(statsSync(source, options), { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });

@@ -15,7 +15,7 @@ import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
-import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
+import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
 import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -128,6 +128,48 @@ function checkMath(md: MarkdownIt): void {
   }
 }
 
+/** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
+const HAN = /\p{Script=Han}/u;
+const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
+
+/**
+ * A line break in the source reads as a space, which Chinese wants only next to Latin letters and
+ * digits: a break between two Han characters, or beside full-width punctuation, joins the lines.
+ */
+function joinCjkLines(md: MarkdownIt): void {
+  const joins = (before: string, after: string) =>
+    (HAN.test(before) && HAN.test(after)) || FULL_WIDTH_PUNCTUATION.test(before) || FULL_WIDTH_PUNCTUATION.test(after);
+  md.core.ruler.push("cjk-line-breaks", (state) => {
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "softbreak") return;
+        const before = children.slice(0, i).reverse().find((t) => t.content)?.content.at(-1);
+        const after = children.slice(i + 1).find((t) => t.content)?.content[0];
+        if (before && after && joins(before, after)) Object.assign(token, { type: "text", content: "" });
+      });
+    }
+  });
+}
+
+/**
+ * Emphasis on a Chinese page is drawn with dots, which suit Han text only (see site.css). Emphasis
+ * on Latin text alone, such as a paper's English title, is marked as the default language, so it
+ * stays italic.
+ */
+function markLatinEmphasis(md: MarkdownIt): void {
+  md.core.ruler.push("latin-emphasis", (state) => {
+    if (renderedLang(state.env) === DEFAULT_LANGUAGE) return;
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "em_open") return;
+        const close = children.findIndex((t, j) => j > i && t.type === "em_close" && t.level === token.level);
+        const text = children.slice(i + 1, close).map((t) => t.content).join("");
+        if (/\p{Script=Latin}/u.test(text) && !HAN.test(text) && !FULL_WIDTH_PUNCTUATION.test(text)) token.attrSet("lang", languageTag(DEFAULT_LANGUAGE));
+      });
+    }
+  });
+}
+
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -152,6 +194,8 @@ export function createMarkdown(): MarkdownIt {
   addContainers(md);
   addCodeBlocks(md);
   addLinks(md);
+  joinCjkLines(md);
+  markLatinEmphasis(md);
   // Figures come from directives, rendered one by one: number them once the page is whole.
   const render = md.render.bind(md);
   md.render = (source, env) => {

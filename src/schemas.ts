@@ -367,13 +367,16 @@ export const chartSchema = z
     y: z.union([columnName, z.array(columnName).min(1, "needs at least one column")], "must be a column name or a list of them").transform((y) => (Array.isArray(y) ? y : [y])),
     group: columnName.optional(),
     legend: z.record(z.string(), plainText(60), "must map each series to its label").optional(),
+    /** Bar charts: the label shown for each x value of the data (a translation's words for the file's). */
+    categories: z.record(z.string(), plainText(60), "must map each x value to its label").optional(),
     title: plainText(120),
     alt: plainText(1500).optional(),
     caption: text,
     "x-label": plainText(80).optional(),
     "y-label": plainText(80).optional(),
   })
-  .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] });
+  .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] })
+  .refine((c) => c.categories === undefined || c.type === "bar", { message: "labels the x values of a bar chart (a line chart's x is a number)", path: ["categories"] });
 export type ChartSpec = z.output<typeof chartSchema>;
 
 export const transcriptSchema = z.strictObject({

@@ -80,6 +80,21 @@ describe("markdown", () => {
     }
   });
 
+  it("joins lines of Chinese without a space, and keeps the space a line break makes beside Latin words", () => {
+    const html = md.render("中文一行，\n下一行接着写\n中文，然后是\nRDMA 和 `ibv_post_send`\n（[链接](https://example.org/)）。\n\nEnglish\nwords\n");
+    expect(html).toContain("<p>中文一行，下一行接着写中文，然后是\nRDMA 和 <code>ibv_post_send</code>（<a");
+    expect(html).toContain("<p>English\nwords</p>");
+  });
+
+  it("keeps emphasis on Latin text italic on a Chinese page, and dots only Chinese emphasis", () => {
+    const source = "论文 *Scaling Up Memory Disaggregated Applications*，*强调*，*RDMA 网卡*。\n";
+    const zh = md.render(source, { lang: "zh" });
+    expect(zh).toContain('<em lang="en">Scaling Up Memory Disaggregated Applications</em>');
+    expect(zh).toContain("<em>强调</em>");
+    expect(zh).toContain("<em>RDMA 网卡</em>");
+    expect(md.render(source, { lang: "en" })).not.toContain("lang=");
+  });
+
   it("renders footnotes", () => {
     expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
   });
