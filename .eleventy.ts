@@ -14,6 +14,8 @@ import drafts from "./src/drafts.ts";
 import blog from "./src/blog.ts";
 import feeds from "./src/feeds.ts";
 import course from "./src/course.ts";
+import publications from "./src/publications.ts";
+import metadata from "./src/metadata.ts";
 import examples from "./src/examples.ts";
 import print from "./src/print.ts";
 import courseLabs from "./src/course-labs.ts";
@@ -22,6 +24,9 @@ import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
 import links from "./src/links.ts";
+import search from "./src/search.ts";
+import cards from "./src/cards.ts";
+import lastmod from "./src/lastmod.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(output); // production builds: exactly the site, or nothing when they fail
@@ -37,15 +42,20 @@ export default function (config: UserConfig) {
   config.addPlugin(drafts); // draft: true shows on the dev server only
   config.addPlugin(blog); // posts/blog/: posts and translations, tags, series, archives
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
+  config.addPlugin(publications); // a page per paper, from _data/publications.bib; Scholar tags
   config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
   config.addPlugin(print); // RDMA 101 on one page, for print: each lesson's ids scoped
   config.addPlugin(courseLabs); // RDMA 101's labs page, from the lab runs and their transcripts
   config.addPlugin(lookup); // RDMA 101's where-to-look index: names and symptoms → lesson headings
+  config.addPlugin(metadata); // breadcrumbs and JSON-LD for search engines
+  config.addPlugin(lastmod); // the sitemap's lastmod, from git history
+  config.addPlugin(cards); // social cards: a PNG per post, lesson and paper, drawn once per content
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
   config.addPlugin(links); // every link within the site leads to a page and id it wrote
+  config.addPlugin(search); // the Pagefind index, written after the build
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.
