@@ -17,6 +17,7 @@ import examples from "./src/examples.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
+import devServer from "./src/dev-server.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
@@ -36,10 +37,11 @@ export default function (config: UserConfig) {
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
+  config.addPlugin(devServer); // npm start: stale pages removed, build errors shown in the page
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.
-  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
+  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/dev/**", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
     config.ignores.add(ignored);
   }
 }

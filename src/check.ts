@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { PUBLIC_DIR } from "./assets.ts";
 import { parsePublications } from "./bibtex.ts";
 import { Blog, postKind, postSlug, postUrl } from "./blog.ts";
 import { loadEntries, readContentFile, type CollectionItem, type Entry, type Kind } from "./content.ts";
@@ -20,7 +21,6 @@ import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
 import { ContentError, contentError } from "./validation.ts";
 
 const DATA_DIR = "_data";
-const PUBLIC_DIR = "public";
 /** Folders under posts/ that hold no pages: the course's programs and lab records. */
 const NOT_PAGES = [EXAMPLES_DIR, `${COURSE_DIR}/labs`];
 
