@@ -14,6 +14,7 @@ import blog from "./src/blog.ts";
 import feeds from "./src/feeds.ts";
 import course from "./src/course.ts";
 import examples from "./src/examples.ts";
+import transcripts from "./src/transcripts.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
@@ -34,6 +35,7 @@ export default function (config: UserConfig) {
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
   config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
+  config.addPlugin(transcripts); // the transcript directive: lab runs, read once per build
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy

@@ -106,6 +106,8 @@ console.log(`npm run bench: N = ${SIZES.join(", ")} posts + ${LESSONS} lessons, 
 const ours = scriptArgs("build");
 const minimalArgs = ["node_modules/@11ty/eleventy/cmd.cjs"];
 const rows: string[] = [];
+/** Median CPU seconds of our build, by size: the cost of each further post is the slope between sizes. */
+const cpuBySize = new Map<number, number>();
 let largest: string | undefined;
 for (const size of SIZES) {
   const site = await copyProject();
@@ -129,8 +131,9 @@ for (const size of SIZES) {
     const ratio = (key: "wall" | "cpu") => median(runs.ours.map((r, i) => r[key] / runs.minimal[i]![key]));
     rows.push(
       `| ${size} | ${runs.ours[0]!.pages} / ${runs.minimal[0]!.pages} | ${fmt(m("ours", "wall"))} / ${fmt(m("minimal", "wall"))} | ${fmt(ratio("wall"))}× | ${fmt(m("ours", "cpu"))} / ${fmt(m("minimal", "cpu"))} | ${fmt(ratio("cpu"))}× | ` +
-        `${fmt(median(runs.ours.map((r) => r.pages / r.wall)), 0)} / ${fmt(median(runs.minimal.map((r) => r.pages / r.wall)), 0)} | ${fmt(m("ours", "peakMiB"), 0)} / ${fmt(m("minimal", "peakMiB"), 0)} | ${fmt((m("ours", "wall") / size) * 1000, 1)} |`,
+        `${fmt(median(runs.ours.map((r) => r.pages / r.wall)), 0)} / ${fmt(median(runs.minimal.map((r) => r.pages / r.wall)), 0)} | ${fmt(m("ours", "peakMiB"), 0)} / ${fmt(m("minimal", "peakMiB"), 0)} |`,
     );
+    cpuBySize.set(size, m("ours", "cpu"));
   } finally {
     await rm(minimal, { recursive: true, force: true });
     if (size === Math.max(...SIZES) && SERVE) largest = site;
@@ -139,9 +142,15 @@ for (const size of SIZES) {
 }
 
 console.log(`\nMedians of ${ROUNDS} rounds (ours / minimal); ratios are medians of the per-round ratios. Load average at the end: ${load()}.\n`);
-console.log("| N posts | pages | wall s | wall ratio | CPU s | CPU ratio | pages/s | peak MiB | ours ms per post |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| N posts | pages | wall s | wall ratio | CPU s | CPU ratio | pages/s | peak MiB |");
+console.log("|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
+// Linear growth shows as the same CPU cost per further post between every two sizes.
+const sizes = [...cpuBySize.keys()].sort((a, b) => a - b);
+for (let i = 1; i < sizes.length; i++) {
+  const [a, b] = [sizes[i - 1]!, sizes[i]!];
+  console.log(`Our CPU per further post, N ${a} → ${b}: ${fmt(((cpuBySize.get(b)! - cpuBySize.get(a)!) / (b - a)) * 1000, 1)} ms`);
+}
 
 if (largest) {
   try {
