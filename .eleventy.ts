@@ -1,5 +1,6 @@
 // The table of contents of the build: each concern lives in one module under src/.
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import output from "./src/output.ts";
 import urls from "./src/urls.ts";
 import i18n from "./src/i18n.ts";
 import content from "./src/content.ts";
@@ -18,9 +19,11 @@ import transcripts from "./src/transcripts.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
+import links from "./src/links.ts";
 import devServer from "./src/dev-server.ts";
 
 export default function (config: UserConfig) {
+  config.addPlugin(output); // production builds: exactly the site, or nothing when they fail
   config.addPlugin(urls); // every address, under the path prefix (src/urls.ts)
   config.addPlugin(i18n); // languages and UI strings (src/i18n/<lang>.yaml)
   config.addPlugin(content); // front matter: YAML 1.2, validated in the data cascade
@@ -39,6 +42,7 @@ export default function (config: UserConfig) {
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
+  config.addPlugin(links); // every link within the site leads to a page and id it wrote
   config.addPlugin(devServer); // npm start: stale pages removed, build errors shown in the page
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101

@@ -1,20 +1,15 @@
 // `npm run lab:capture [run-id…]`: runs the lab runs named (default: all of posts/rdma101/labs/)
 // in the lab VM(s) and writes what each step printed into <run-id>.out beside its manifest. A run
-// whose steps miss their `expect` is reported and not written.
+// whose steps miss their `expect` is reported and not written. (`npm run lab -- --run` runs them
+// and writes nothing.)
 import { writeFileSync } from "node:fs";
-import { labArtefacts } from "../src/lab/artefacts.ts";
 import { describeResult, expectationProblems } from "../src/lab/runner.ts";
-import { loadRuns } from "../src/lab/runs.ts";
-import { runInLab } from "../src/lab/session.ts";
+import { runNamedRuns } from "../src/lab/session.ts";
 import { formatTranscript } from "../src/lab/transcript.ts";
 
 async function main(ids: string[]): Promise<number> {
-  const runs = loadRuns(ids.length ? ids : undefined);
-  if (runs.length === 0) throw new Error("no lab runs in posts/rdma101/labs/");
-  const artefacts = labArtefacts((message) => console.error(`lab: ${message}`));
-  for (const failure of artefacts.compileFailures) console.error(`lab: ${failure.program} does not compile:\n${failure.message}`);
   let failed = 0;
-  const { bootSeconds } = await runInLab(runs, artefacts, ({ run, steps, seconds }) => {
+  const { runs, bootSeconds } = await runNamedRuns(ids, ({ run, steps, seconds }) => {
     const problems = expectationProblems(run, steps);
     if (problems.length) {
       failed++;

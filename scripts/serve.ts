@@ -13,8 +13,16 @@ interface Watching {
   stopWatch(): Promise<void>;
 }
 
-const port = Number(process.argv.find((a) => a.startsWith("--port="))?.slice("--port=".length) ?? 8080);
-const eleventy = new Eleventy(undefined, undefined, { source: "cli", configPath: ".eleventy.ts", runMode: "serve" }) as unknown as Watching;
+// The options of `eleventy --serve` that the project uses: where to serve, where to write, under which prefix.
+const OPTIONS = ["port", "output", "pathprefix"];
+const unknown = process.argv.slice(2).filter((a) => !OPTIONS.some((name) => a.startsWith(`--${name}=`)));
+if (unknown.length) {
+  console.error(`npm start: unknown option ${unknown.join(" ")}; it takes ${OPTIONS.map((o) => `--${o}=…`).join(", ")}`);
+  process.exit(2);
+}
+const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const port = Number(option("port") ?? 8080);
+const eleventy = new Eleventy(undefined, option("output"), { source: "cli", configPath: ".eleventy.ts", runMode: "serve", pathPrefix: option("pathprefix") }) as unknown as Watching;
 await eleventy.init();
 const rebuild = await eleventy.watch();
 eleventy.watcher.on("unlink", (file) => void rebuild(file));

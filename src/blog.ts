@@ -22,6 +22,11 @@ export function postSlug(file: string): string {
   return name === "index" ? folder : name;
 }
 export const postUrl = (file: string): string => routes.post(postLanguage(file), postSlug(file));
+/** The file a translation translates (posts/blog/zh/a.md → posts/blog/a.md); none for a post in the default language. */
+export function originalFile(file: string): string | undefined {
+  const lang = postLanguage(file);
+  return lang === DEFAULT_LANGUAGE ? undefined : `${POSTS_DIR}${file.slice(postsDir(lang).length)}`;
+}
 
 export interface SeriesEntry {
   title: string;

@@ -2,13 +2,14 @@
 // beside the page. The drawing is an inline SVG coloured only through currentColor and the figure
 // classes of the site's CSS, so it follows the light and dark themes; the same numbers are also
 // given as a table, and the text alternative can be derived from them.
-import { existsSync, readFileSync } from "node:fs";
+import { readText } from "./content-safety.ts";
 import path from "node:path";
 import type { Directive } from "./directives.ts";
 import { figureHtml } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
 import { t } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
+import { pageFile } from "./page-files.ts";
 import { chartSchema, type ChartSpec } from "./schemas.ts";
 import { contentError } from "./validation.ts";
 
@@ -125,7 +126,7 @@ export function parseJson(source: string, file: string): DataTable {
 
 /** Reads a data file (a project-relative path, which is also how messages name it). */
 export function readDataFile(file: string): DataTable {
-  const source = readFileSync(file, "utf8");
+  const source = readText(file);
   return path.extname(file) === ".json" ? parseJson(source, file) : parseCsv(source, file);
 }
 
@@ -168,20 +169,29 @@ export function chartSeries(spec: ChartSpec, table: DataTable, where: string): S
     else for (const column of spec.y) add(column, row, column);
   }
   let keys = [...found.keys()];
-  if (spec.legend) {
-    const named = Object.keys(spec.legend);
-    const missing = keys.filter((k) => !named.includes(k));
-    const unknown = named.filter((k) => !found.has(k));
-    if (unknown.length) throw fail(where, "chart.legend", `no series ${unknown.map((k) => `'${k}'`).join(", ")} in the data (series: ${keys.join(", ")})`);
-    if (missing.length) throw fail(where, "chart.legend", `names no label for ${missing.map((k) => `'${k}'`).join(", ")}`);
-    keys = named;
-  }
+  if (spec.legend) keys = checkLabels(where, "chart.legend", spec.legend, keys, ["series", "series"]);
   if (keys.length > STYLES.length) throw fail(where, "chart", `draws ${keys.length} series; at most ${STYLES.length} stay legible`);
+  const categories = spec.categories;
+  if (categories) checkLabels(where, "chart.categories", categories, [...new Set([...found.values()].flat().map((p) => p.x))], ["category", "categories"]);
   return keys.map((key) => {
     const points = found.get(key)!;
     if (spec.type === "line") points.sort((a, b) => Number(a.x) - Number(b.x));
-    return { key, label: spec.legend?.[key] ?? key, points };
+    return { key, label: spec.legend?.[key] ?? key, points: categories ? points.map((p) => ({ ...p, x: categories[p.x]! })) : points };
   });
+}
+
+/**
+ * A map from what the data says to what the chart shows (legend: series; categories: bar x values)
+ * names each of `keys` once and nothing else. Returns the keys in the map's order.
+ */
+function checkLabels(where: string, field: string, labels: Record<string, string>, keys: string[], [one, many]: [string, string]): string[] {
+  const named = Object.keys(labels);
+  const quoted = (list: string[]) => list.map((k) => `'${k}'`).join(", ");
+  const unknown = named.filter((k) => !keys.includes(k));
+  const missing = keys.filter((k) => !named.includes(k));
+  if (unknown.length) throw fail(where, field, `no ${unknown.length > 1 ? many : one} ${quoted(unknown)} in the data (${many}: ${keys.join(", ")})`);
+  if (missing.length) throw fail(where, field, `names no label for ${quoted(missing)}`);
+  return named;
 }
 
 // Each series differs in more than colour: line dash and marker shape (lines), fill (bars).
@@ -235,15 +245,20 @@ function marker(shape: string, x: number, y: number): string {
   }
 }
 
-/** Approximate width of a label at 14 units, enough to lay out a legend. */
-const textWidth = (s: string) => s.length * 7.6;
+/** Han, kana, Hangul and full-width punctuation take about two Latin characters' width. */
+const FULL_WIDTH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+/** Width of text in Latin characters. */
+export const textColumns = (s: string): number => [...s].reduce((n, c) => n + (FULL_WIDTH.test(c) ? 2 : 1), 0);
 
-/** Splits text into at most `max` lines of about `chars` characters, at spaces. */
+/** Approximate width of a label at 14 units, enough to lay out a legend. */
+const textWidth = (s: string) => textColumns(s) * 7.6;
+
+/** Splits text into at most `max` lines of about `chars` Latin characters' width, at spaces. */
 export function wrapText(text: string, chars: number, max = 2): string[] {
   const lines: string[] = [];
   for (const word of text.split(/\s+/)) {
     const last = lines.at(-1);
-    if (last !== undefined && (last + " " + word).length <= chars) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && textColumns(`${last} ${word}`) <= chars) lines[lines.length - 1] = `${last} ${word}`;
     else if (lines.length < max) lines.push(word);
     else lines[lines.length - 1] = `${last} ${word}`;
   }
@@ -398,8 +413,7 @@ export const chartDirective: Directive<typeof chartSchema> = {
   schema: chartSchema,
   render(spec, { file, line, lang }) {
     const where = `${file}:${line}`;
-    const data = path.posix.join(path.posix.dirname(file), spec.data);
-    if (!existsSync(data)) throw fail(where, "chart.data", `no such file beside the page (${data})`);
+    const data = pageFile(file, spec.data, (reason) => fail(where, "chart.data", reason));
     const series = chartSeries(spec, readDataFile(data), where);
     const alt = spec.alt ?? describeChart(spec, series, lang);
     const name = path.basename(spec.data, path.extname(spec.data));

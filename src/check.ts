@@ -1,7 +1,8 @@
 // `npm run check`: everything the build would refuse in content and data, found without building
 // the site. It runs the build's own pieces (the front-matter engine, each kind's schema and loader,
-// the course and blog indexes, the data loaders, the Markdown renderer with its directives) over
-// the files, then checks every link from a post or lesson to a page of the site, its #fragment
+// the course and blog indexes, the data loaders, the Markdown renderer with its directives and its
+// link records) over the files, then checks every link from a post or lesson against the pages a
+// production build would write, with the build's own link check (./links.ts): its #fragment
 // included, so a glossary reference to a missing term is caught too.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { loadYamlData } from "./data.ts";
 import { EXAMPLES_DIR } from "./examples.ts";
 import { strings } from "./i18n.ts";
 import { LANGUAGE_CODES } from "./languages.ts";
+import { brokenLinks, idsIn, recordedLinks } from "./links.ts";
 import { createMarkdown } from "./markdown.ts";
 import type { CourseData, GlossaryTerm } from "./schemas.ts";
 import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
@@ -35,14 +37,6 @@ function filesUnder(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => path.relative(".", path.join(e.parentPath, e.name)).split(path.sep).join("/"))
     .sort();
-}
-
-interface Page {
-  file: string;
-  url: string;
-  draft: boolean;
-  /** The rendered body; undefined when it cannot be rendered. */
-  html?: string;
 }
 
 export interface CheckReport {
@@ -104,24 +98,25 @@ export function checkProject(): CheckReport {
   const glossary = data.glossary as GlossaryTerm[] | undefined;
   if (syllabus && glossary) attempt(() => checkGlossary(glossary, syllabus));
 
-  // Bodies, rendered as the build renders them: directives, math and code blocks are checked there.
+  // Bodies, rendered as the build renders them: directives, math, code blocks and raw HTML are
+  // checked there, and every link within the site is recorded (./links.ts).
   const md = createMarkdown();
-  // A page whose body cannot be rendered still has its address; its links and ids are then unknown.
-  const pages: Page[] = [...(blog?.all ?? []), ...(syllabus?.all ?? [])].map((entry) => ({
-    file: entry.file,
-    url: entry.url,
-    draft: entry.draft,
-    html: attempt(() => {
+  const pages = [...(blog?.all ?? []), ...(syllabus?.all ?? [])];
+  const rendered = new Map<string, string>();
+  for (const entry of pages) {
+    const html = attempt(() => {
       try {
-        return md.render(bodies.get(entry.file)!, { page: { inputPath: entry.file }, lang: entry.lang });
+        return md.render(bodies.get(entry.file)!, { page: { inputPath: entry.file, url: entry.url }, lang: entry.lang });
       } catch (error) {
         if (error instanceof ContentError) throw error;
         throw contentError([`${entry.file}: (body): ${(error as Error).message}`]);
       }
-    }),
-  }));
+    });
+    // A production build has no drafts: nothing may link to one, and a draft's own links are not checked.
+    if (html !== undefined && !entry.draft) rendered.set(entry.url, html);
+  }
 
-  // Every address the site has, and the ids of the pages whose content is known here.
+  // Every address a production build writes; the ids of the pages whose content is known here.
   const addresses = new Set<string>([
     ...LANGUAGE_CODES.flatMap((lang) => [...Object.values(pageRoutes).map((route) => route(lang)), ...FEED_FORMATS.map((format) => routes.feed(lang, format))]),
     routes.courseFeed(),
@@ -129,24 +124,28 @@ export function checkProject(): CheckReport {
     ...(syllabus ? [...syllabus.pageUrls(), ...syllabus.redirects().map((r) => r.url)] : []),
     ...filesUnder(EXAMPLES_DIR).map((f) => routes.example(path.basename(f))),
     ...filesUnder(PUBLIC_DIR).map((f) => routes.asset(path.relative(PUBLIC_DIR, f))),
+    ...pages.filter((p) => !p.draft).map((p) => p.url),
   ]);
-  const byUrl = new Map(pages.map((p) => [p.url, p]));
-  const ids = new Map(pages.flatMap((p) => (p.html === undefined ? [] : [[p.url, new Set([...p.html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]!))]])));
+  const ids = new Map([...rendered].map(([url, html]) => [url, idsIn(html)]));
   ids.set(routes.glossary(), new Set((glossary ?? []).map((t) => t.id)));
+  const drafts = new Set(pages.filter((p) => p.draft).map((p) => p.file));
+  problems.push(
+    ...brokenLinks(
+      recordedLinks().filter((link) => !drafts.has(link.at.replace(/:\d+$/, ""))),
+      (sitePath) => {
+        const url = sitePath.replace(/index\.html$/, "");
+        const page = [url, `${url}/`].find((u) => addresses.has(u));
+        if (!page) return undefined;
+        const known = ids.get(page);
+        return known ? { ids: () => known } : {};
+      },
+    ),
+  );
 
-  for (const page of pages) {
-    if (page.html === undefined) continue;
-    for (const [, ref = ""] of page.html.matchAll(/\s(?:href|src)="(\/(?!\/)[^"]*|#[^"]*)"/g)) {
-      const [target = "", fragment] = ref.replace(/&amp;/g, "&").split("#");
-      const url = target || page.url;
-      const linked = byUrl.get(url);
-      if (!linked && !addresses.has(url)) problems.push(`${page.file}: link: ${ref}: no page of the site has this address`);
-      else if (linked?.draft && !page.draft) problems.push(`${page.file}: link: ${ref}: is a draft, which a production build leaves out`);
-      else if (fragment && ids.has(url) && !ids.get(url)!.has(decodeURIComponent(fragment))) problems.push(`${page.file}: link: ${ref}: no id '${fragment}' on that page`);
-    }
-    // Images beside the page (the image pipeline needs the file).
-    for (const [, src = ""] of page.html.matchAll(/<img\b[^>]*\ssrc="(?![a-z][a-z0-9+.-]*:|\/)([^"]+)"/gi)) {
-      if (!existsSync(path.join(path.dirname(page.file), decodeURIComponent(src)))) problems.push(`${page.file}: image: ${src}: no such file beside the page`);
+  // Images beside the page (the image pipeline needs the file).
+  for (const entry of pages) {
+    for (const [, src = ""] of (rendered.get(entry.url) ?? "").matchAll(/<img\b[^>]*\ssrc="(?![a-z][a-z0-9+.-]*:|\/)([^"]+)"/gi)) {
+      if (!existsSync(path.join(path.dirname(entry.file), decodeURIComponent(src)))) problems.push(`${entry.file}: image: ${src}: no such file beside the page`);
     }
   }
   return { problems, files };

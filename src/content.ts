@@ -143,13 +143,41 @@ export class Index<E extends Entry> {
   }
 }
 
+/** How far ahead of the build's clock a date may be: a day covers every time zone's today. */
+const FUTURE_LEEWAY_MS = 24 * 60 * 60 * 1000;
+/** What a page's file name may hold, since it becomes the page's address. */
+const ADDRESS_SAFE = /^[a-z0-9][a-z0-9._-]*$/;
+
+/**
+ * Mistakes no schema sees, in a page of any kind: a file name that would make a poor address, an
+ * empty body, and a date in the future (a typo such as 2099 would put the page on top of every list
+ * and its year in every footer). A draft may be empty or dated ahead; it is never published.
+ */
+export function pageProblems(file: string, data: { date?: unknown; updated?: unknown; draft?: unknown }, body: string, now: Date): string[] {
+  const problems: string[] = [];
+  const name = file.split("/").find((segment) => !ADDRESS_SAFE.test(segment));
+  if (name) problems.push(`${file}: (file): '${name}' becomes part of the page's address: name it with lower-case letters, digits and hyphens only`);
+  if (data.draft === true) return problems;
+  if (!body.trim()) problems.push(`${file}: (body): is empty; write the page, or mark it draft: true`);
+  for (const field of ["date", "updated"] as const) {
+    const date = data[field];
+    if (date instanceof Date && date.getTime() > now.getTime() + FUTURE_LEEWAY_MS) {
+      problems.push(`${file}: ${field}: ${date.toISOString().slice(0, 10)} is in the future (the build runs on ${now.toISOString().slice(0, 10)}); a typo? A page not yet due stays draft: true until then`);
+    }
+  }
+  return problems;
+}
+
 /** Validates every file of a kind, reporting all problems at once. */
-export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>, items: CollectionItem[]): E[] {
+export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>, items: CollectionItem[], now = new Date()): E[] {
   const problems: string[] = [];
   const entries = items.flatMap((item) => {
     const file = relativeFile(item.inputPath);
     try {
-      return [kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file)];
+      const data = validate(kind.schema, writtenFrontMatter(file), file);
+      const found = pageProblems(file, data as Record<string, unknown>, item.rawInput ?? "", now);
+      if (found.length) throw contentError(found);
+      return [kind.entry(data, item, file)];
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       problems.push(error.message);
@@ -158,6 +186,17 @@ export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, 
   });
   if (problems.length) throw contentError(problems);
   return entries;
+}
+
+/** Every indexed kind's folder and where its files belong: a Markdown page elsewhere is a mistake. */
+const kindFolders = new Map<string, string>();
+/** The folder a glob's files lie in: what comes before its first wildcard, to the last slash. */
+const folderOf = (glob: string): string => glob.slice(0, glob.search(/[*?[{]|$/)).replace(/[^/]*$/, "");
+
+/** Why a Markdown file is no page (it lies outside every kind's folder), or undefined. */
+export function strayPage(file: string): string | undefined {
+  if ([...kindFolders.keys()].some((folder) => file.startsWith(folder))) return undefined;
+  return `${file}: (file): not a page of any kind (${[...new Set(kindFolders.values())].join("; ")}); notes about the project belong in docs/`;
 }
 
 /**
@@ -170,6 +209,7 @@ export function contentCollection<S extends z.ZodType, E extends Entry, I extend
   arrange: (entries: E[], globals: Record<string, unknown>) => I,
 ): (api: CollectionApi) => I {
   let index: I | undefined;
+  for (const glob of kind.files) kindFolders.set(folderOf(glob), kind.placement);
   config.on("eleventy.before", () => (index = undefined));
   const load = (api: CollectionApi): I => {
     if (index) return index;
@@ -204,4 +244,9 @@ function pageDate(this: { page: { inputPath: string } }, value: unknown): Date |
 export default function content(config: UserConfig): void {
   config.setFrontMatterParsingOptions({ engines: { yaml: parseFrontMatter } });
   config.addDateParsing(pageDate);
+  // A stray Markdown file (notes at the repository root) would be published with no layout.
+  config.addPreprocessor("placement", "md", (data: { page: { inputPath: string } }) => {
+    const stray = strayPage(relativeFile(data.page.inputPath));
+    if (stray) throw new ContentError(stray);
+  });
 }

@@ -141,8 +141,11 @@ export function buildCourse(entries: LessonEntry[], course: CourseData, courseFi
     if (lesson.next && lesson.next.part !== lesson.part) lesson.nextPart = lesson.next.part;
     lesson.prerequisites.forEach((ref, j) => {
       const before = byRef.get(ref);
-      if (before) lesson.before.push(before);
-      else problems.push(`${lesson.file}: prerequisites[${j}]: no lesson '${ref}'`);
+      if (!before) problems.push(`${lesson.file}: prerequisites[${j}]: no lesson '${ref}'`);
+      // A learner reads the course in order: what a lesson needs must come before it.
+      else if (before === lesson) problems.push(`${lesson.file}: prerequisites[${j}]: '${ref}' is this lesson itself`);
+      else if (before.position > lesson.position) problems.push(`${lesson.file}: prerequisites[${j}]: '${ref}' is lesson ${before.number}, after this one (${lesson.number})`);
+      else lesson.before.push(before);
     });
     lesson.formerly.forEach((ref, j) => {
       const owner = formerOwners.get(ref);

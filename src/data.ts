@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { parsePublications } from "./bibtex.ts";
+import { checkControlCharacters } from "./content-safety.ts";
 import { glossarySchema, courseSchema, profileSchema, siteSchema, timelineSchema } from "./schemas.ts";
 import { contentError, relativeFile, validate } from "./validation.ts";
 import { readYaml } from "./yaml.ts";
@@ -35,7 +36,11 @@ export function loadYamlData(contents: string, filePath: string): unknown {
 
 export default function data(config: UserConfig): void {
   config.addDataExtension("yaml,yml", { parser: loadYamlData });
-  config.addDataExtension("bib", { parser: (contents: string, file: string) => parsePublications(contents, relativeFile(file)) });
+  config.addDataExtension("bib", { parser: (contents: string, file: string) => {
+      checkControlCharacters(contents, relativeFile(file));
+      return parsePublications(contents, relativeFile(file));
+    },
+  });
   // Template and directory data only from *.11tydata.* files: a chart's data.json beside a post is
   // the chart's, never the post's data, and each page costs fewer file look-ups.
   config.setDataFileSuffixes([".11tydata"]);

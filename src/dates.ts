@@ -1,6 +1,8 @@
 // Date formatting for templates (luxon). Content dates are shown in the site's time zone so that a
-// post dated 09:00+08:00 never appears as the previous day.
+// post dated 09:00+08:00 never appears as the previous day; a date written without a time is that
+// day in every zone (read as UTC midnight, it would show a day early west of UTC).
 import { DateTime } from "luxon";
+import { isCalendarDay } from "./schemas.ts";
 import { t } from "./i18n.ts";
 import { LANGUAGES, type Lang } from "./languages.ts";
 
@@ -13,15 +15,18 @@ const toDateTime = (date: Date, zone: string): DateTime => DateTime.fromJSDate(d
 function remembered<A extends unknown[]>(format: (date: Date, zone: string, ...rest: A) => string): (date: Date, zone: string, ...rest: A) => string {
   const cache = new Map<string, string>();
   return (date, zone, ...rest) => {
-    const key = `${date.getTime()} ${zone} ${rest.join(" ")}`;
+    const key = `${date.getTime()}${isCalendarDay(date) ? "d" : ""} ${zone} ${rest.join(" ")}`;
     let out = cache.get(key);
     if (out === undefined) cache.set(key, (out = format(date, zone, ...rest)));
     return out;
   };
 }
 
+/** The zone in which a date's day is read: a calendar day is its own day, in UTC as it was read. */
+const dayZone = (date: Date, zone: string): string => (isCalendarDay(date) ? "utc" : zone);
+
 /** 2026-12-02, for `<time datetime>` and sitemaps. */
-export const isoDate = remembered((date, zone) => toDateTime(date, zone).toISODate() ?? "");
+export const isoDate = remembered((date, zone) => toDateTime(date, dayZone(date, zone)).toISODate() ?? "");
 
 /** Full ISO 8601 with offset, for feeds. */
 export const isoDateTime = remembered((date, zone) => toDateTime(date, zone).toISO({ suppressMilliseconds: true }) ?? "");
@@ -30,7 +35,7 @@ export const isoDateTime = remembered((date, zone) => toDateTime(date, zone).toI
 export const rfc822Date = remembered((date, zone) => toDateTime(date, zone).toRFC2822() ?? "");
 
 /** 2 December 2026, or 2026年12月2日: in the language's own way. */
-export const readableDate = remembered((date, zone, lang: Lang) => toDateTime(date, zone).setLocale(LANGUAGES[lang].dateLocale).toLocaleString(DateTime.DATE_FULL));
+export const readableDate = remembered((date, zone, lang: Lang) => toDateTime(date, dayZone(date, zone)).setLocale(LANGUAGES[lang].dateLocale).toLocaleString(DateTime.DATE_FULL));
 
 /** "2023 – 2026" or "2026 – Present", with an en dash between spaced years. */
 export function yearRange(entry: { start: number; end: number | "present" }, lang: Lang): string {

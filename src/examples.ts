@@ -2,6 +2,7 @@
 // `example` directive (one source of truth, compiled and run by the tests) and published for
 // download beside the course (routes.example).
 import { existsSync, readFileSync } from "node:fs";
+import { readText } from "./content-safety.ts";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
@@ -83,7 +84,7 @@ const codeHtml = (text: string) => `<code>${escapeHtml(text)}</code>`;
 export function exampleHtml(name: string, page: string, fn?: string, lang: Lang = DEFAULT_LANGUAGE): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
-  const source = readFileSync(file, "utf8");
+  const source = readText(file);
   const shown = fn ? cFunction(source, fn) : source;
   if (shown === undefined) throw contentError([`${page}: example ${name}: no function ${fn}() in ${file}`]);
   const { html: code } = highlightCode(shown, "c");

@@ -1,14 +1,15 @@
-// Figures (the `figure` directive): an SVG beside the Markdown file, inlined so it follows the
+// Figures (the `figure` directive): an SVG beside the Markdown file (see ./page-files.ts), inlined so it follows the
 // page's light and dark themes, with a text alternative and a caption that Markdown numbers (see
 // ./markdown.ts). A copy is
 // also published as a file, which feeds show instead (see ./feeds.ts).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { lineAt, readText, tagsOf, unsafeTag, type Tag } from "./content-safety.ts";
 import type { Directive } from "./directives.ts";
 import { escapeHtml } from "./html.ts";
+import { pageFile } from "./page-files.ts";
 import { figureSchema } from "./schemas.ts";
 import { href, routes } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -16,14 +17,20 @@ import { contentError, relativeFile } from "./validation.ts";
 /** Placeholder the Markdown renderer replaces with "Figure N." in page order. */
 export const FIGURE_NUMBER = "<!--figure-number-->";
 
-const FORBIDDEN: [RegExp, string][] = [
-  [/<script\b/i, "must not contain <script>"],
-  [/<style\b/i, "must not contain <style>; use the classes accent, accent-fill, muted and soft"],
-  [/\son\w+\s*=/i, "must not contain event handlers"],
-  [/\sid\s*=/i, "must not contain id attributes (they would clash once inlined)"],
-  [/<title\b/i, "must not contain <title>; the text alternative is the directive's alt"],
-  [/\shref\s*=\s*["'](?!#)/i, "must not reference other files"],
-];
+/**
+ * What a figure may not hold beyond what no content may (./content-safety.ts: scripts, event
+ * handlers, resources from other origins): it is inlined into pages that hold other figures, and
+ * takes its colours and text alternative from the site.
+ */
+function figureRule(tag: Tag): string | undefined {
+  if (tag.name === "style") return "must not contain <style>; use the classes accent, accent-fill, muted and soft";
+  if (tag.name === "title") return "must not contain <title>; the text alternative is the directive's alt";
+  for (const { name, value } of tag.attributes) {
+    if (name === "id") return "must not contain id attributes (they would clash once inlined)";
+    if ((name === "href" || name === "xlink:href") && !value.trim().startsWith("#")) return `must not reference other files (${name}="${value}"); only #fragments within the drawing`;
+  }
+  return undefined;
+}
 
 /**
  * Fills for shapes that take their colour from the site's CSS classes, so a figure still reads
@@ -41,13 +48,19 @@ function withFallbackFills(svg: string): string {
   });
 }
 
+const figureError = (where: string, name: string) => (reason: string) => contentError([`${where}: figure ${name}: ${reason}`]);
+
 /** Reads an SVG for inlining: checks it, drops comments, the XML prolog and fixed sizes. */
 export function inlineSvg(svgPath: string, alt: string, file: string): string {
-  const fail = (reason: string) => contentError([`${file}: figure ${path.basename(svgPath)}: ${reason}`]);
+  const fail = figureError(file, path.basename(svgPath));
   if (!alt.trim()) throw fail("needs a text alternative (alt)");
-  if (!existsSync(svgPath)) throw fail(`no such file beside the page (${relativeFile(svgPath)})`);
-  const source = readFileSync(svgPath, "utf8");
-  for (const [pattern, reason] of FORBIDDEN) if (pattern.test(source)) throw fail(reason);
+  const source = readText(svgPath);
+  for (const tag of tagsOf(source)) {
+    const unsafe = unsafeTag(tag);
+    const reason = unsafe ? `must not contain ${unsafe}` : figureRule(tag);
+    // Named by the drawing's own file and line, where the author fixes it.
+    if (reason) throw contentError([`${relativeFile(svgPath)}:${lineAt(source, tag.offset)}: figure: ${reason} (the figure at ${file})`]);
+  }
   const svg = source
     .replace(/<\?xml[^>]*>\s*/, "")
     .replace(/<!--[\s\S]*?-->/g, "")
@@ -88,7 +101,8 @@ export function figureHtml(svg: string, name: string, caption: string): string {
 export const figureDirective: Directive<typeof figureSchema> = {
   schema: figureSchema,
   render({ file: name, alt, caption }, { file, line }) {
-    const svg = inlineSvg(path.join(path.dirname(file), name), alt, `${file}:${line}`);
+    const where = `${file}:${line}`;
+    const svg = inlineSvg(pageFile(file, name, figureError(where, name)), alt, where);
     return figureHtml(svg, path.basename(name, ".svg"), caption);
   },
 };

@@ -1,15 +1,16 @@
 // Markdown images become responsive <picture> elements (AVIF, WebP and the original format, with
 // width and height), generated at build time by eleventy-img. The Markdown renderer is synchronous,
 // so sizes are read synchronously and the files are written before the build finishes. An image
-// without alt text stops the build unless its title says "decorative".
+// without alt text stops the build unless its title says "decorative"; so does one the image library
+// cannot read (corrupt, or too large), named with its page.
 import path from "node:path";
 import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
 import type MarkdownIt from "markdown-it";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { existsSync } from "node:fs";
 import { renderedFile } from "./markdown.ts";
+import { pageFile } from "./page-files.ts";
 import { href, routes } from "./urls.ts";
-import { contentError, relativeFile } from "./validation.ts";
+import { contentError } from "./validation.ts";
 
 const WIDTHS = [480, 960, 1440];
 const SIZES = "(min-width: 48rem) 44rem, 100vw";
@@ -32,11 +33,22 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   const fail = (reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
   if (/^[a-z]+:|^\/\//i.test(src)) throw fail("must be a file beside the page (the site loads nothing from other origins)");
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
-  const source = path.join(path.dirname(file), decodeURI(src));
-  if (!existsSync(source)) throw fail(`no such file (${relativeFile(source)})`);
+  const source = pageFile(file, decodeURI(src), fail);
   const options = optionsFor(settings);
-  settings.pending.push(Image(source, options));
-  return generateHTML(statsSync(source, options), { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
+  const unreadable = (error: unknown) => fail(`cannot be read as an image (${error instanceof Error ? error.message : String(error)}); is it corrupt, or too large?`);
+  let stats: ReturnType<typeof statsSync>;
+  try {
+    stats = statsSync(source, options);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  // The files are made while the build goes on; a failure there still names the image and page.
+  settings.pending.push(
+    Image(source, options).catch((error: unknown) => {
+      throw unreadable(error);
+    }),
+  );
+  return generateHTML(stats, { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
 }
 
 export function addPictures(md: MarkdownIt, settings: ImageSettings): void {

@@ -1,21 +1,26 @@
 // The Markdown renderer for posts and lessons. Everything is decided at build time: heading ids
 // (not an HTML transform, which would cost most of a large build), code highlighting (Prism), math
 // (KaTeX), callouts, numbered tables and figures, footnotes, and links under the path prefix. Its
-// labels ("Note", "Table 1") are UI strings in the page's language.
+// labels ("Note", "Table 1") are UI strings in the page's language. Mistakes that would garble a page
+// (an unclosed code block, an unknown container, TeX that KaTeX would colour red) or put something
+// unsafe in it (see ./content-safety.ts) stop the build, naming the file and line.
 import MarkdownIt, { type PluginWithParams } from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import anchor from "markdown-it-anchor";
 import markdownItContainer from "markdown-it-container";
 import markdownItFootnote from "markdown-it-footnote";
 import markdownItKatex from "@vscode/markdown-it-katex";
+import katexLibrary, { type KatexOptions } from "katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { bodyOffset } from "./content.ts";
+import { checkControlCharacters, lineAt, tagsOf, unsafeTag } from "./content-safety.ts";
+import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
-import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
+import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
 import { href } from "./urls.ts";
 import { contentError, relativeFile } from "./validation.ts";
@@ -38,6 +43,20 @@ const footnote = pluginOf(markdownItFootnote);
 const katex = pluginOf(markdownItKatex);
 
 const CALLOUTS = ["note", "tip", "warning", "caution"] as const;
+const TAKEAWAYS_ID = "key-takeaways";
+
+/**
+ * Ids the layouts around a post or lesson give elements of their own (_includes/layouts/); a unit
+ * test keeps this list in step with them. A heading never takes one (see `headingId`).
+ */
+export const LAYOUT_IDS: ReadonlySet<string> = new Set(["main", "objectives", "next-part", "series-title", "toc-title"]);
+/** A heading's id: its slug, unless the layout or the takeaways already use that id on the page. */
+const headingId = (text: string): string => {
+  const slug = headingSlug(text);
+  return LAYOUT_IDS.has(slug) || slug === TAKEAWAYS_ID ? `${slug}-section` : slug;
+};
+/** Every `::: name` container, for the message when a name is none of them. */
+const CONTAINERS = [...CALLOUTS, "takeaways", "answer", "table"];
 
 /** `::: name rest of line` → the rest of the line, or null when the container is another one. */
 const containerArgs = (name: string, info: string): string | null => {
@@ -46,10 +65,12 @@ const containerArgs = (name: string, info: string): string | null => {
 };
 
 /** What Eleventy passes a render as its env: the page's data. */
-type RenderEnv = { page?: { inputPath?: string }; lang?: unknown } | undefined;
+type RenderEnv = { page?: { inputPath?: string; url?: unknown }; lang?: unknown } | undefined;
 
 /** The page a Markdown render belongs to. */
 export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
+/** The line of the page's file a token starts on (1-based): front matter lines, then the body's. */
+const sourceLine = (env: RenderEnv, token: Token): number => bodyOffset(renderedFile(env)) + (token.map?.[0] ?? 0) + 1;
 /** The language of the page being rendered. */
 const renderedLang = (env: RenderEnv): Lang => (isLang(env?.lang) ? env.lang : DEFAULT_LANGUAGE);
 const label = (env: RenderEnv, key: string, params?: Record<string, string | number>) => escapeHtml(t(renderedLang(env), key, params));
@@ -64,7 +85,7 @@ function addContainers(md: MarkdownIt): void {
         if (token.nesting !== 1) return "</div>\n";
         const title = containerArgs(name, token.info);
         const lang = renderedLang(env);
-        const heading = title ? tHtml(lang, "markdown.titled", { title: md.renderInline(title) }, { label: t(lang, `markdown.${name}`) }) : label(env, `markdown.${name}`);
+        const heading = title ? tHtml(lang, "markdown.titled", { title: md.renderInline(title, env) }, { label: t(lang, `markdown.${name}`) }) : label(env, `markdown.${name}`);
         return `<div class="callout callout-${name}" role="note">\n<p class="callout-title">${heading}</p>\n`;
       },
     });
@@ -72,7 +93,7 @@ function addContainers(md: MarkdownIt): void {
   md.use(container, "takeaways", {
     render: (tokens: Token[], idx: number, _options: unknown, env: RenderEnv) =>
       tokens[idx]!.nesting === 1
-        ? `<section class="takeaways" aria-labelledby="key-takeaways">\n<h2 id="key-takeaways">${label(env, "markdown.takeaways")}</h2>\n`
+        ? `<section class="takeaways" aria-labelledby="${TAKEAWAYS_ID}">\n<h2 id="${TAKEAWAYS_ID}">${label(env, "markdown.takeaways")}</h2>\n`
         : "</section>\n",
   });
   md.use(container, "answer", {
@@ -86,7 +107,7 @@ function addContainers(md: MarkdownIt): void {
       if (token.nesting !== 1) return "</div>\n</figure>\n";
       const name = t(renderedLang(env), "markdown.table", { number: token.meta.number as number });
       const caption = containerArgs("table", token.info) ?? "";
-      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${escapeHtml(name)}">\n`;
+      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption, env)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${escapeHtml(name)}">\n`;
     },
   });
   // Number tables in the order they appear, once per render (a page is one render).
@@ -101,18 +122,48 @@ function addCodeBlocks(md: MarkdownIt): void {
     const token = tokens[idx]!;
     const lang = token.info.trim().split(/\s+/)[0] ?? "";
     const file = renderedFile(env);
-    const line = () => bodyOffset(file) + (token.map?.[0] ?? 0) + 1;
-    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: line(), lang: renderedLang(env) });
+    if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: sourceLine(env, token), lang: renderedLang(env) });
     const refused = handWrittenOutput(file, lang);
-    if (refused) throw contentError([`${file}:${line()}: ${refused}`]);
+    if (refused) throw contentError([`${file}:${sourceLine(env, token)}: ${refused}`]);
     const { html, label: language } = highlightCode(token.content, lang);
     return codeBlockHtml({ html, ...fenceLabels(language, renderedLang(env)), lang: language ? lang : undefined }, renderedLang(env));
   };
 }
 
 /**
- * KaTeX marks a formula it cannot parse and moves on; the build stops instead, naming the page.
- * Display math becomes focusable, since it may scroll.
+ * KaTeX in strict mode: every error and every warning (an unknown macro, Unicode text in math
+ * mode) is an error, and so is a command that would link or load a file (\\href,
+ * \\includegraphics), which KaTeX would otherwise colour red and publish.
+ */
+export const strictKatex = {
+  renderToString(tex: string, options: KatexOptions = {}): string {
+    const untrusted: string[] = [];
+    const trust = ({ command }: { command: string }) => {
+      untrusted.push(command);
+      return false;
+    };
+    let html: string;
+    try {
+      html = katexLibrary.renderToString(tex, { ...options, throwOnError: true, strict: "error", trust });
+    } catch (error) {
+      // KaTeX's own message underlines the spot with combining characters: say where in words.
+      if (!(error instanceof katexLibrary.ParseError)) throw error;
+      throw new Error(error.position === undefined ? error.rawMessage : `${error.rawMessage}, at character ${error.position + 1}`);
+    }
+    if (untrusted.length) throw new Error(`${untrusted.join(", ")} would link to or load another file, which math on this site may not`);
+    return html;
+  },
+};
+
+const ERROR_SPAN = /class="(?:katex-block )?katex-error" title="[^"]*">([^<]*)</;
+const ESCAPED: Record<string, string> = { "#039": "'", quot: '"', lt: "<", gt: ">", amp: "&" };
+/** The plugin's error text, as it escaped it. */
+const unescapeHtml = (s: string) => s.replace(/&(#039|quot|lt|gt|amp);/g, (_all, e: string) => ESCAPED[e]!);
+
+/**
+ * The KaTeX plugin shows a formula it cannot render as an error span and moves on; the build stops
+ * instead, naming the page, line and KaTeX's reason. Display math becomes focusable, since it may
+ * scroll.
  */
 function checkMath(md: MarkdownIt): void {
   for (const rule of ["math_inline", "math_inline_block", "math_inline_bare_block", "math_block"]) {
@@ -120,20 +171,152 @@ function checkMath(md: MarkdownIt): void {
     if (!render) continue;
     md.renderer.rules[rule] = (tokens, idx, options, env: RenderEnv, self) => {
       const html = render(tokens, idx, options, env, self);
-      const error = html.match(/class="katex-error" title="([^"]*)"/);
+      const error = html.match(ERROR_SPAN);
       // Display math scrolls sideways on narrow screens, so keyboard users must be able to reach it.
       if (!error) return html.replace('<p class="katex-block">', '<p class="katex-block" tabindex="0">');
-      throw contentError([`${renderedFile(env)}: math: cannot render $${tokens[idx]!.content.trim()}$ (${error[1]})`]);
+      const reason = unescapeHtml(error[1]!).replace(/^Error: /, "");
+      throw contentError([`${renderedFile(env)}:${sourceLine(env, tokens[idx]!)}: math: cannot render $${tokens[idx]!.content.trim()}$ (${reason})`]);
     };
   }
 }
 
+/**
+ * Inline tokens (raw HTML, math) get the line they are on: their paragraph's first line plus the
+ * line breaks before them, so messages about them can name it.
+ */
+function lineInlineTokens(md: MarkdownIt): void {
+  md.core.ruler.push("inline-lines", (state) => {
+    for (const block of state.tokens) {
+      if (block.type !== "inline" || !block.map || !block.children) continue;
+      let line = block.map[0];
+      for (const child of block.children) {
+        child.map ??= [line, line + 1];
+        if (child.type === "softbreak" || child.type === "hardbreak") line++;
+        else line += child.content.match(/\n/g)?.length ?? 0;
+      }
+    }
+  });
+}
+
+/** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
+const HAN = /\p{Script=Han}/u;
+const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
+
+/**
+ * A line break in the source reads as a space, which Chinese wants only next to Latin letters and
+ * digits: a break between two Han characters, or beside full-width punctuation, joins the lines.
+ */
+function joinCjkLines(md: MarkdownIt): void {
+  const joins = (before: string, after: string) =>
+    (HAN.test(before) && HAN.test(after)) || FULL_WIDTH_PUNCTUATION.test(before) || FULL_WIDTH_PUNCTUATION.test(after);
+  md.core.ruler.push("cjk-line-breaks", (state) => {
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "softbreak") return;
+        const before = children.slice(0, i).reverse().find((t) => t.content)?.content.at(-1);
+        const after = children.slice(i + 1).find((t) => t.content)?.content[0];
+        if (before && after && joins(before, after)) Object.assign(token, { type: "text", content: "" });
+      });
+    }
+  });
+}
+
+const isFenceLine = (line: string | undefined, marker: string) => {
+  const bare = (line ?? "").replace(/^[\s>]*/, "");
+  return bare.startsWith(marker) && new RegExp(`^\\${marker[0]}+\\s*$`).test(bare);
+};
+
+/**
+ * Mistakes that Markdown would publish garbled or literally stop the build instead, each naming its
+ * line: a control character, raw HTML that runs a script or loads from another origin, a code block
+ * or container never closed (it would swallow the rest of the page), a `:::` line that opens no
+ * known container.
+ */
+function checkSource(md: MarkdownIt): void {
+  md.core.ruler.before("normalize", "control-characters", (state) => {
+    if (!state.inlineMode) checkControlCharacters(state.src, renderedFile(state.env as RenderEnv), bodyOffset(renderedFile(state.env as RenderEnv)) + 1);
+  });
+  md.core.ruler.push("check-source", (state) => {
+    if (state.inlineMode) return;
+    const env = state.env as RenderEnv;
+    const file = renderedFile(env);
+    const fail = (token: Token, field: string, reason: string, within = 0) => {
+      throw contentError([`${file}:${sourceLine(env, token) + within}: ${field}: ${reason}`]);
+    };
+    const lines = state.src.split("\n");
+    // Each id on the page, with the line that gives it: a second one would break links to either.
+    const ids = new Map<string, number>();
+    const claim = (id: string, token: Token, within = 0) => {
+      const line = sourceLine(env, token) + within;
+      if (LAYOUT_IDS.has(id)) fail(token, "(id)", `'${id}' is an id the page's layout gives an element of its own`, within);
+      const first = ids.get(id);
+      if (first !== undefined) fail(token, "(id)", `'${id}' is also the id of what line ${first} writes`, within);
+      ids.set(id, line);
+    };
+    const html = (token: Token, source: string) => {
+      for (const tag of tagsOf(source)) {
+        const within = lineAt(source, tag.offset) - 1;
+        const unsafe = unsafeTag(tag);
+        if (unsafe) fail(token, "(html)", unsafe, within);
+        const id = tag.attributes.find((a) => a.name === "id");
+        if (id) claim(id.value, token, within);
+      }
+    };
+    startLinks(file);
+    for (const token of state.tokens) {
+      const container = token.type.match(/^container_(\w+)_open$/);
+      if (token.type === "heading_open" && token.attrGet("id")) claim(token.attrGet("id")!, token);
+      else if (token.type === "container_takeaways_open") claim(TAKEAWAYS_ID, token);
+      if (token.type === "html_block") html(token, token.content);
+      else if (token.type === "fence" && token.map) {
+        const [start, end] = token.map;
+        if (end - 1 === start || !isFenceLine(lines[end - 1], token.markup)) fail(token, "(code)", `the code block opened here with ${token.markup} is never closed: end it with a line of ${token.markup}`);
+      } else if (container && token.map) {
+        html(token, token.info);
+        if (!isFenceLine(lines[token.map[1]], token.markup)) fail(token, "(container)", `'::: ${container[1]}' is never closed: end it with a line of :::`);
+      } else if (token.type === "inline") {
+        for (const child of token.children ?? []) if (child.type === "html_inline") html(child, child.content);
+        const stray = token.content.split("\n").findIndex((line) => /^\s*:::/.test(line));
+        if (stray !== -1) {
+          const written = token.content.split("\n")[stray]!.trim();
+          const reason = written.replace(/^:+/, "").trim()
+            ? `'${written}' is no container: use one of ${CONTAINERS.join(", ")}`
+            : `'${written}' closes no container (is the line that opens it misspelt?)`;
+          fail(token, "(container)", reason, stray);
+        }
+      }
+    }
+  });
+}
+
+/**
+ * Emphasis on a Chinese page is drawn with dots, which suit Han text only (see site.css). Emphasis
+ * on Latin text alone, such as a paper's English title, is marked as the default language, so it
+ * stays italic.
+ */
+function markLatinEmphasis(md: MarkdownIt): void {
+  md.core.ruler.push("latin-emphasis", (state) => {
+    if (renderedLang(state.env) === DEFAULT_LANGUAGE) return;
+    for (const children of state.tokens.map((t) => t.children ?? [])) {
+      children.forEach((token, i) => {
+        if (token.type !== "em_open") return;
+        const close = children.findIndex((t, j) => j > i && t.type === "em_close" && t.level === token.level);
+        const text = children.slice(i + 1, close).map((t) => t.content).join("");
+        if (/\p{Script=Latin}/u.test(text) && !HAN.test(text) && !FULL_WIDTH_PUNCTUATION.test(text)) token.attrSet("lang", languageTag(DEFAULT_LANGUAGE));
+      });
+    }
+  });
+}
+
 /** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
 function addLinks(md: MarkdownIt): void {
-  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+  md.renderer.rules.link_open = (tokens, idx, options, env: RenderEnv, self) => {
     const token = tokens[idx]!;
     const target = token.attrGet("href") ?? "";
-    if (/^https?:\/\//.test(target)) token.attrSet("rel", "noopener");
+    // Checked against the written site when the build ends (./links.ts).
+    if (typeof env?.page?.url === "string") recordLink(renderedFile(env), sourceLine(env, token), env.page.url, target);
+    // Another site, also when written protocol-relative (//host/…).
+    if (/^(?:https?:)?\/\//i.test(target)) token.attrSet("rel", "noopener");
     else token.attrSet("href", href(target));
     return self.renderToken(tokens, idx, options);
   };
@@ -143,15 +326,19 @@ export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
   md.use(anchor, {
     level: [2, 3, 4],
-    slugify: headingSlug,
+    slugify: headingId,
     permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: "heading-link" }),
   });
   md.use(footnote);
-  md.use(katex, { throwOnError: false });
+  md.use(katex, { katex: strictKatex });
   checkMath(md);
+  lineInlineTokens(md);
+  checkSource(md);
   addContainers(md);
   addCodeBlocks(md);
   addLinks(md);
+  joinCjkLines(md);
+  markLatinEmphasis(md);
   // Figures come from directives, rendered one by one: number them once the page is whole.
   const render = md.render.bind(md);
   md.render = (source, env) => {

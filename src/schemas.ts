@@ -56,8 +56,14 @@ export const contentDate = z
       ctx.addIssue({ code: "custom", message: DATE_FORMAT });
       return z.NEVER;
     }
-    return parsed.toJSDate();
+    const date = parsed.toJSDate();
+    if (!value.includes("T")) calendarDays.add(date);
+    return date;
   });
+
+/** Dates written without a time: a day on the calendar, the same day wherever it is shown. */
+const calendarDays = new WeakSet<Date>();
+export const isCalendarDay = (date: Date): boolean => calendarDays.has(date);
 
 // _data/site.yaml
 export const siteSchema = z.strictObject({
@@ -169,7 +175,14 @@ export const glossarySchema = z
       lesson: lessonRef,
     }),
   )
-  .refine((terms) => new Set(terms.map((t) => t.id)).size === terms.length, "ids must be unique");
+  .superRefine((terms, ctx) => {
+    const first = new Map<string, number>();
+    terms.forEach(({ id }, i) => {
+      const earlier = first.get(id);
+      if (earlier === undefined) first.set(id, i);
+      else ctx.addIssue({ code: "custom", path: [i, "id"], message: `'${id}' is also the id of term [${earlier}]` });
+    });
+  });
 
 // Front matter of a blog post (posts/blog/*.md).
 export const postSchema = z
@@ -355,13 +368,16 @@ export const chartSchema = z
     y: z.union([columnName, z.array(columnName).min(1, "needs at least one column")], "must be a column name or a list of them").transform((y) => (Array.isArray(y) ? y : [y])),
     group: columnName.optional(),
     legend: z.record(z.string(), plainText(60), "must map each series to its label").optional(),
+    /** Bar charts: the label shown for each x value of the data (a translation's words for the file's). */
+    categories: z.record(z.string(), plainText(60), "must map each x value to its label").optional(),
     title: plainText(120),
     alt: plainText(1500).optional(),
     caption: text,
     "x-label": plainText(80).optional(),
     "y-label": plainText(80).optional(),
   })
-  .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] });
+  .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] })
+  .refine((c) => c.categories === undefined || c.type === "bar", { message: "labels the x values of a bar chart (a line chart's x is a number)", path: ["categories"] });
 export type ChartSpec = z.output<typeof chartSchema>;
 
 export const transcriptSchema = z.strictObject({

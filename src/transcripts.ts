@@ -6,8 +6,9 @@
 //   run: capstone-pingpong
 //   step: client        # optional: one step; every step in order when left out
 //   ```
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type UserConfig from "@11ty/eleventy/UserConfig";
+import { readText } from "./content-safety.ts";
 import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { t, tHtml } from "./i18n.ts";
@@ -46,7 +47,7 @@ function capturedRun(run: string, dir: string, fail: (field: string, reason: str
   if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
   const manifest = loadRun(run, dir, (lessons ??= lessonRefs()));
   if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
-  const captured = parseTranscript(readFileSync(manifest.transcriptFile, "utf8"), manifest.transcriptFile);
+  const captured = parseTranscript(readText(manifest.transcriptFile), manifest.transcriptFile);
   const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
   if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
   capturedRuns.set(key, { manifest, captured });

@@ -11,7 +11,7 @@ export class ContentError extends Error {
 
 type Issue = z.core.$ZodIssue;
 
-function fieldName(path: readonly PropertyKey[]): string {
+export function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "(file)";
   return path
     .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))

@@ -21,7 +21,12 @@ beforeAll(async () => {
     const artefacts = labArtefacts();
     const broken = artefacts.compileFailures.map((f) => `${f.program} does not compile:\n${f.message}`);
     if (broken.length) throw new Error(broken.join("\n"));
-    const { bootSeconds } = await runInLab(runs, artefacts, (result) => results.set(result.run.id, result));
+    const { bootSeconds } = await runInLab(
+      runs,
+      artefacts,
+      (result) => results.set(result.run.id, result),
+      (message) => console.log(`lab: ${message}`),
+    );
     const timings = [...results.values()].map((r) => `${r.run.id} ${r.seconds.toFixed(1)} s`).join(", ");
     console.log(`lab: booted in ${bootSeconds.toFixed(1)} s; ${timings}; ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
   } catch (error) {

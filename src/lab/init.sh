@@ -9,24 +9,74 @@
 #   lab_bin   the compiled course programs, put first on PATH
 #   lab_io    agent mode: a host folder shared read-write, where steps write their output
 #   lab_rows, lab_cols, lab_term  shell mode: the host terminal's size and type
-export PATH=/bin
 HOST=/host
 
+# Both in the initramfs and in the host's root, /bin/busybox is the static busybox the lab needs.
 fail() {
 	echo "lab-init: $*" >&2
 	echo "lab-init: FAILED" >&2
-	reboot -f
+	/bin/busybox reboot -f
 }
 
 # What every command sees: the host's root, the repository root as working folder, the course's
 # programs first on PATH.
+in_host() {
+	exec env -i HOME=/tmp TERM="${lab_term:-linux}" LANG=C.UTF-8 \
+		PATH="$lab_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+		PS1='[rdma101-lab \W]\$ ' chroot "$HOST" /bin/busybox sh -c 'cd "$1" && shift && exec "$@"' sh "$lab_cwd" "$@"
+}
+
 if [ "$1" = --in-host ]; then
 	shift
-	exec chroot "$HOST" /usr/bin/env -i HOME=/tmp TERM="${lab_term:-linux}" LANG=C.UTF-8 \
-		PATH="$lab_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-		PS1='[rdma101-lab \W]\$ ' /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$lab_cwd" "$@"
+	in_host "$@"
 fi
 
+# Agent mode, inside the host's root already (see the end of this file): the host sends "hello
+# NONCE", "run ID", "kill ID" or "quit" lines over the virtio-serial port $2; ID.cmd in the output
+# folder $3 holds the command line. Each step's output goes to ID.out and its end is reported as
+# "exit ID STATUS". "quit" powers the VM off. A step is started with no chroot or shell of its own
+# in between: in an emulated VM every program started costs tens of milliseconds.
+if [ "$1" = --agent ]; then
+	io=$3
+	exec 3<>"$2"
+	connected=
+	while :; do
+		# Reading the port gives end-of-file while the host is not connected: before it first says
+		# hello, wait and read again; once it has gone (its process ended), power off.
+		if ! read -r verb id <&3 && [ -z "$verb" ]; then
+			[ -n "$connected" ] && break
+			busybox usleep 100000
+			continue
+		fi
+		connected=1
+		case "$verb" in
+		hello)
+			# The host says hello until it hears back: a line written before it connected is lost.
+			echo "ready $id" >&3
+			;;
+		run)
+			IFS= read -r line <"$io/$id.cmd"
+			(
+				busybox setsid stdbuf -oL -eL bash -c "$line" </dev/null >"$io/$id.out" 2>&1 &
+				echo $! >"/run/lab-$id.pid"
+				wait $!
+				echo "exit $id $?" >&3
+			) &
+			;;
+		kill)
+			# The step leads its own process group (setsid): kill the group, or the process if the
+			# kill came before setsid ran.
+			[ -f "/run/lab-$id.pid" ] && read -r pid <"/run/lab-$id.pid" && kill -KILL -- "-$pid" "$pid" 2>/dev/null
+			;;
+		quit)
+			break
+			;;
+		esac
+	done
+	busybox reboot -f
+fi
+
+export PATH=/bin
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -38,6 +88,13 @@ while read -r module; do
 	insmod "/modules/$module" || fail "cannot load $module"
 done </modules.load
 
+# No IPv6 address from router advertisements (QEMU's user network sends them a few seconds after
+# boot): the GID table then holds the same entries however long the VM has been up. The link-local
+# address stays. (Booted with ipv6.disable=1, the kernel has no IPv6 to configure.)
+[ -d /proc/sys/net/ipv6 ] && for conf in all default eth0; do
+	echo 0 >"/proc/sys/net/ipv6/conf/$conf/accept_ra" && echo 0 >"/proc/sys/net/ipv6/conf/$conf/autoconf" ||
+		fail "cannot turn off IPv6 autoconfiguration on $conf"
+done
 ip link set lo up
 ip link set eth0 up || fail "no eth0 (virtio-net)"
 ip addr add "$lab_ip" dev eth0 || fail "cannot set $lab_ip on eth0"
@@ -87,47 +144,11 @@ if [ "$lab_mode" = shell ]; then
 	reboot -f
 fi
 
-# Agent mode: the host sends "hello NONCE", "run ID", "kill ID" or "quit" lines over the
-# virtio-serial port named lab.ctl; ID.cmd in lab_io holds the command line. Each step's output
-# goes to ID.out and its end is reported as "exit ID STATUS". "quit" powers the VM off.
+# Agent mode: find the control port, then go on as the agent (above), inside the host's root.
 port=
 for name in /sys/class/virtio-ports/*/name; do
 	[ "$(cat "$name")" = lab.ctl ] && port=/dev/$(basename "$(dirname "$name")")
 done
 [ -n "$port" ] || fail "no virtio-serial port lab.ctl"
-exec 3<>"$port"
-connected=
-while :; do
-	# Reading the port gives end-of-file while the host is not connected: before it first says
-	# hello, wait and read again; once it has gone (its process ended), power off.
-	if ! read -r verb id <&3 && [ -z "$verb" ]; then
-		[ -n "$connected" ] && break
-		usleep 100000
-		continue
-	fi
-	connected=1
-	case "$verb" in
-	hello)
-		# The host says hello until it hears back: a line written before it connected is lost.
-		echo "ready $id" >&3
-		;;
-	run)
-		(
-			/init --in-host setsid stdbuf -oL -eL bash -c "$(cat "$HOST$lab_io/$id.cmd")" \
-				</dev/null >"$HOST$lab_io/$id.out" 2>&1 &
-			echo $! >"/run-$id.pid"
-			wait $!
-			echo "exit $id $?" >&3
-		) &
-		;;
-	kill)
-		# The step leads its own process group (setsid): kill the group, or the process if the
-		# kill came before setsid ran.
-		[ -f "/run-$id.pid" ] && pid=$(cat "/run-$id.pid") && kill -KILL -- "-$pid" "$pid" 2>/dev/null
-		;;
-	quit)
-		break
-		;;
-	esac
-done
-reboot -f
+cp /init "$HOST/run/lab-init"
+in_host busybox sh /run/lab-init --agent "$port" "$lab_io"

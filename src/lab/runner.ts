@@ -11,16 +11,20 @@ import { sleep, type LabVm, type Step } from "./vm.ts";
 export interface StepResult extends StepTranscript {
   /** What went wrong with the step itself (a time limit, a missing ready text), if anything. */
   problem?: string;
+  /** When it started, counted from the start of the run, and how long it ran. */
+  startSeconds: number;
   seconds: number;
 }
 
-const POLL_MS = 100;
+/** How often a running step's output and status are looked at: each wait for a `ready` text ends this much late at most. */
+const POLL_MS = 25;
 
 interface Started {
   spec: LabRunFile["steps"][number];
   step: Step;
   start: number;
   status?: number;
+  end?: number;
   problem?: string;
 }
 
@@ -37,13 +41,14 @@ async function waitFor(s: Started, done: () => boolean): Promise<boolean> {
 
 export async function runSteps(run: LabRunFile, vms: Pick<LabVm, "run">[]): Promise<StepResult[]> {
   const started: Started[] = [];
+  const runStart = Date.now();
   let vmFailure: unknown;
   for (const spec of run.steps) {
     const vm = vms[spec.vm - 1];
     if (!vm) throw new Error(`${run.file}: steps: step ${spec.name} needs VM ${spec.vm}, but ${vms.length} VM(s) are up`);
     const s: Started = { spec, step: vm.run(spec.noDevice ? withoutRdmaDevice(spec.run) : spec.run), start: Date.now() };
     s.step.exited.then(
-      (status) => (s.status = status),
+      (status) => ((s.status = status), (s.end = Date.now())),
       (error: unknown) => (vmFailure ??= error),
     );
     started.push(s);
@@ -77,7 +82,8 @@ export async function runSteps(run: LabRunFile, vms: Pick<LabVm, "run">[]): Prom
     status: s.status ?? -1,
     output: s.step.output(),
     problem: s.problem,
-    seconds: (Date.now() - s.start) / 1000,
+    startSeconds: (s.start - runStart) / 1000,
+    seconds: ((s.end ?? Date.now()) - s.start) / 1000,
   }));
 }
 
@@ -131,5 +137,6 @@ export function firstDifference(stored: string, fresh: string): string {
 /** A step's result for a failure message: its command, status and everything it printed. */
 export function describeResult(result: StepResult): string {
   const output = result.output.trimEnd() || "(no output)";
-  return `--- step ${result.name} (VM ${result.vm}, ${result.problem ?? `exit status ${result.status}`}, ${result.seconds.toFixed(1)} s): $ ${result.run}\n${output}`;
+  const when = `from ${result.startSeconds.toFixed(1)} s for ${result.seconds.toFixed(1)} s`;
+  return `--- step ${result.name} (VM ${result.vm}, ${result.problem ?? `exit status ${result.status}`}, ${when}): $ ${result.run}\n${output}`;
 }

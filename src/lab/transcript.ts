@@ -28,7 +28,12 @@ export function formatTranscript(runId: string, runFile: string, steps: StepTran
     `# RDMA 101 lab: what run ${runId} printed (${runFile}).`,
     `# Written by \`npm run lab:capture ${runId}\`; do not edit.`,
   ];
-  let text = `${lines.join("\n")}\n`;
+  return `${lines.join("\n")}\n${formatSteps(steps)}`;
+}
+
+/** The steps as a transcript shows them, without its comment lines. */
+export function formatSteps(steps: StepTranscript[]): string {
+  let text = "";
   for (const step of steps) {
     const stray = step.output.split("\n").find((line) => HEADER.test(line));
     if (stray !== undefined) throw new Error(`step ${step.name}: its output has a line that reads like a transcript header: ${stray}`);

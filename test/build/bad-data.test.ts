@@ -3,7 +3,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSDOM } from "jsdom";
 import { build, smallProject } from "../support/eleventy.ts";
 
 const FIRST_LESSON = "posts/rdma101/01-getting-started/01-why-rdma.md";
@@ -18,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => rm(copy, { recursive: true, force: true }));
 const BAD_CSV = "posts/blog/bad.csv";
 
-type Edit = { file: string; change: (source: string) => string } | { file: string; create: string };
+type Edit = { file: string; change: (source: string) => string } | { file: string; create: string | Buffer };
 
 /** Applies edits to the copy, builds it, and restores every file. */
 async function buildWith(edits: Edit[], env: Record<string, string> = {}) {
@@ -41,6 +43,15 @@ async function buildWith(edits: Edit[], env: Record<string, string> = {}) {
     }
   }
 }
+
+/** A PNG whose header claims 20000 × 20000 pixels, more than the image library takes. */
+const hugePng = (() => {
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC", "base64");
+  png.writeUInt32BE(20000, 16);
+  png.writeUInt32BE(20000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+})();
 
 const frontMatter = (change: (fm: string) => string) => (source: string) => source.replace(/^---\n([\s\S]*?)\n---\n/, (_all, fm: string) => `---\n${change(fm)}\n---\n`);
 const appendBody = (text: string) => (source: string) => `${source}\n${text}\n`;
@@ -66,13 +77,73 @@ const cases: [string, Edit[], string | RegExp][] = [
   ["chart: a missing data file", [{ file: A_POST, change: appendBody("```chart\ndata: no-such.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], new RegExp(`${A_POST}:\\d+: chart.data: no such file beside the page \\(posts/blog/no-such.csv\\)`)],
   ["chart: a value that is not a number", [{ file: BAD_CSV, create: "a,b\n1,2\n2,n/a\n" }, { file: A_POST, change: appendBody("```chart\ndata: bad.csv\nx: a\ny: b\ntitle: T\ncaption: C.\n```") }], `${BAD_CSV}: line 3, b: must be a number (found "n/a")`],
   ["glossary: a term pointing at no lesson", [{ file: "_data/glossary.yaml", change: (s) => s.replace(/lesson: [a-z-]+\/[a-z-]+/, "lesson: getting-started/nowhere") }], "_data/glossary.yaml: [0].lesson: no lesson 'getting-started/nowhere'"],
+  ["glossary: an id used twice", [{ file: "_data/glossary.yaml", change: (s) => `${s}${s.slice(s.indexOf("- id:")).split(/\n(?=- id:)/)[0]}\n` }], /_data\/glossary\.yaml: \[\d+\]\.id: '[a-z0-9-]+' is also the id of term \[0\]/],
+  // What a reader must never get, each stopped with the file (and line) to fix.
+  ["text: a control character pasted from a PDF", [{ file: A_POST, change: appendBody("Pasted\u0002text.") }], new RegExp(`${A_POST}:\\d+: \\(text\\): contains the invisible control character U\\+0002`)],
+  ["html: an image from another origin", [{ file: A_POST, change: appendBody('<img src="https://example.org/x.png" alt="x">') }], new RegExp(`${A_POST}:\\d+: \\(html\\): src on <img>: loads https://example.org/x.png from another origin`)],
+  ["html: an event handler", [{ file: A_POST, change: appendBody('Text <b onclick="x()">b</b>.') }], new RegExp(`${A_POST}:\\d+: \\(html\\): onclick on <b>`)],
+  ["figure: an SVG loading a remote file", [{ file: "posts/rdma101/01-getting-started/remote.svg", create: '<svg viewBox="0 0 1 1">\n<image xlink:href="https://example.org/a.png"/>\n</svg>\n' }, { file: FIRST_LESSON, change: appendBody("```figure\nfile: remote.svg\nalt: Alt.\ncaption: Caption.\n```") }], "posts/rdma101/01-getting-started/remote.svg:2: figure: must not contain xlink:href on <image>"],
+  ["math: an unknown macro", [{ file: A_POST, change: appendBody("$\\frq{a}{b}$") }], new RegExp(`${A_POST}:\\d+: math: cannot render .*Undefined control sequence`)],
+  ["markdown: an unclosed code block", [{ file: A_POST, change: appendBody("```c\nint x;") }], new RegExp(`${A_POST}:\\d+: \\(code\\): the code block opened here with \`\`\` is never closed`)],
+  ["markdown: an unknown callout", [{ file: A_POST, change: appendBody("::: notice\nText.\n:::") }], new RegExp(`${A_POST}:\\d+: \\(container\\): '::: notice' is no container`)],
+  ["image: a corrupt file", [{ file: "posts/blog/broken.png", create: "not a PNG" }, { file: A_POST, change: appendBody("![A chart](broken.png)") }], `${A_POST}: image broken.png: cannot be read as an image`],
+  ["image: too large for the image library", [{ file: "posts/blog/huge.png", create: hugePng }, { file: A_POST, change: appendBody("![A scan](huge.png)") }], /posts\/blog\/mooncake-kvcache-centric-serving\.md: image huge\.png: cannot be read as an image \(.*pixel limit/],
+  ["post: a date typo far in the future", [{ file: A_POST, change: frontMatter((fm) => fm.replace(/^date: .*$/m, "date: 2099-12-02").replace(/^updated: .*\n/m, "")) }], `${A_POST}: date: 2099-12-02 is in the future`],
+  ["post: an empty body", [{ file: "posts/blog/empty-post.md", create: "---\ntitle: Empty\ndate: 2026-12-01\ndescription: Nothing yet.\n---\n\n" }], "posts/blog/empty-post.md: (body): is empty"],
+  ["post: a file name with spaces", [{ file: "posts/blog/My Post.md", create: "---\ntitle: Mine\ndate: 2026-12-01\ndescription: A post.\n---\nText.\n" }], "posts/blog/My Post.md: (file): 'My Post.md' becomes part of the page's address"],
+  ["a stray Markdown file at the repository root", [{ file: "notes.md", create: "# Notes\n\nTo do.\n" }], "notes.md: (file): not a page of any kind"],
+  ["link: to a page the site does not have", [{ file: A_POST, change: appendBody("See [part 9](/posts/kvcache-part-9/).") }], new RegExp(`${A_POST}:\\d+: \\(link\\): /posts/kvcache-part-9/ is no page or file of the site`)],
+  ["link: to a glossary term the glossary does not have", [{ file: FIRST_LESSON, change: appendBody("A [queue pear](/rdma101/glossary/#queue-pear).") }], new RegExp(`${FIRST_LESSON}:\\d+: \\(link\\): /rdma101/glossary/#queue-pear: the page /rdma101/glossary/ has no id 'queue-pear'`)],
+  ["html: an id given twice", [{ file: A_POST, change: appendBody('## Results\n\n<div id="results">x</div>') }], new RegExp(`${A_POST}:\\d+: \\(id\\): 'results' is also the id of what line \\d+ writes`)],
+  ["lesson: a later lesson as prerequisite", [{ file: FIRST_LESSON, change: frontMatter((fm) => `${fm}\nprerequisites: [getting-started/landscape]`) }], `${FIRST_LESSON}: prerequisites[0]: 'getting-started/landscape' is lesson 1.2, after this one (1.1)`],
 ];
 
 describe("bad input stops the build", () => {
   it.each(cases)("%s", async (name, edits, message) => {
+    // What an earlier build wrote must not survive as if this one had made it.
+    await mkdir(path.join(copy, "_site"), { recursive: true });
+    await writeFile(path.join(copy, "_site/index.html"), "<p>an earlier build</p>");
     const result = await buildWith(edits, name.includes("SITE_URL") ? { SITE_URL: "https://user.github.io/repo/" } : {});
     expect(result.code).not.toBe(0);
     expect(result.output).toMatch(message);
+    // Nothing half-built is left to publish.
+    expect(existsSync(result.outDir)).toBe(false);
+  });
+
+  it("names the line of the file, front matter counted", async () => {
+    const source = await readFile(path.join(copy, A_POST), "utf8");
+    const line = source.split("\n").length + 1;
+    const result = await buildWith([{ file: A_POST, change: appendBody("::: notice\nText.\n:::") }]);
+    expect(result.output).toContain(`${A_POST}:${line}: (container): '::: notice' is no container`);
+  });
+});
+
+describe("a production build", () => {
+  it("holds exactly the site: what an earlier build or the dev server left is gone, drafts never appear", async () => {
+    const out = path.join(copy, "_site");
+    await mkdir(path.join(out, "posts/deleted-post"), { recursive: true });
+    await writeFile(path.join(out, "posts/deleted-post/index.html"), "<p>stale</p>");
+    const draft = "---\ntitle: Draft\ndate: 2099-01-01\ndescription: Not yet.\ndraft: true\n---\n";
+    const result = await buildWith([{ file: "posts/blog/unfinished.md", create: draft }]);
+    expect(result.code, result.output).toBe(0);
+    expect(existsSync(path.join(out, "posts/deleted-post"))).toBe(false);
+    expect(existsSync(path.join(out, "posts/unfinished"))).toBe(false);
+    expect(existsSync(path.join(out, "posts/mooncake-kvcache-centric-serving/index.html"))).toBe(true);
+  });
+
+  it("reads front matter as written by any editor: a BOM, spaces after ---, CRLF line ends, no final newline", async () => {
+    const post = (title: string) => `title: ${title}\ndate: 2026-12-01\ndescription: A post.`;
+    const result = await buildWith([
+      { file: "posts/blog/with-bom.md", create: `\uFEFF---\n${post("With BOM")}\n---\nText.\n` },
+      { file: "posts/blog/with-spaces.md", create: `---  \n${post("With spaces")}\n--- \nText.\n` },
+      { file: "posts/blog/with-crlf.md", create: `---\r\n${post("With CRLF").replaceAll("\n", "\r\n")}\r\n---\r\nText.\r\n` },
+      { file: "posts/blog/no-final-newline.md", create: `---\n${post("No final newline")}\n---\nText.` },
+    ]);
+    expect(result.code, result.output).toBe(0);
+    for (const [slug, title] of [["with-bom", "With BOM"], ["with-spaces", "With spaces"], ["with-crlf", "With CRLF"], ["no-final-newline", "No final newline"]]) {
+      const html = await readFile(path.join(copy, `_site/posts/${slug}/index.html`), "utf8");
+      expect(html).toContain(`<h1>${title}</h1>`);
+    }
   });
 });
 
@@ -84,6 +155,22 @@ describe("files that are not pages", () => {
     ]);
     expect(result.code, result.output).toBe(0);
     expect(existsSync(path.join(copy, "_site/rdma101/labs"))).toBe(false);
+  });
+});
+
+describe("feeds", () => {
+  it("stay well-formed whatever printable text a post holds", async () => {
+    // Markup-like text, CDATA's end, a mid-text BOM, NEL and LINE SEPARATOR (allowed in XML 1.0), emoji.
+    const text = "A & B < C > D ]]> E \uFEFF F \u0085 G \u2028 H 😀 `</content>` &amp; done.";
+    const result = await buildWith([{ file: A_POST, change: (source) => appendBody(text)(source.replace(/^title: .*$/m, 'title: "Q&A: RDMA ]]& TCP\u2028]]"')) }]);
+    expect(result.code, result.output).toBe(0);
+    for (const feed of ["feed.xml", "index.xml", "rdma101/feed.xml"]) {
+      const source = await readFile(path.join(copy, "_site", feed), "utf8");
+      const doc = new JSDOM(source, { contentType: "text/xml" }).window.document;
+      expect(doc.getElementsByTagName("parsererror"), feed).toHaveLength(0);
+    }
+    const json = JSON.parse(await readFile(path.join(copy, "_site/feed.json"), "utf8")) as { items: { title: string; content_html: string }[] };
+    expect(json.items.map((i) => i.title)).toContain("Q&A: RDMA ]]& TCP\u2028]]");
   });
 });
 

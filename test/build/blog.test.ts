@@ -35,7 +35,9 @@ beforeAll(async () => {
   await fixturePost("secret-draft", "title: Secret draft\ndate: 2020-03-01\ndescription: Never published.\ntags: [draftonly]\ndraft: true");
   // Chinese: a translation of series-a (same slug under zh/), and a post only in Chinese.
   await mkdir(path.join(root, "posts/blog/zh"), { recursive: true });
-  await fixturePost("zh/series-a", "title: 系列第一篇\ndate: 2020-02-01\ndescription: 第一部分。\ntags: [存储, Fixture]", "## 一节\n\n这是*强调*的中文。\n");
+  // It names the original's image and data file, which sit beside the original only.
+  const zhChart = "```chart\ndata: fixture-throughput.csv\nx: threads\ny: [read, write]\nlegend:\n  read: 读\n  write: 写\ntitle: 吞吐量\nx-label: 线程数\ncaption: 按线程数统计的读与写。\n```\n";
+  await fixturePost("zh/series-a", "title: 系列第一篇\ndate: 2020-02-01\ndescription: 第一部分。\ntags: [存储, Fixture]", `## 一节\n\n这是*强调*的中文。\n\n![一个蓝色矩形](photo.png)\n\n${zhChart}`);
   await fixturePost("zh/only-chinese", "title: 只有中文\ndate: 2020-02-05T09:00:00+08:00\ndescription: 只有中文的文章。", `${"字".repeat(800)}\n`);
   out = path.join(root, "_site");
   const result = await build({ cwd: root, outDir: out });
@@ -161,6 +163,19 @@ describe("blog engine (fixture build)", () => {
     expect(page("zh/tags/fixture").querySelectorAll(".post-list > li")).toHaveLength(1);
     expect(page("zh/posts/only-chinese").querySelector('.pager a[rel="prev"]')?.getAttribute("href")).toBe("/zh/posts/series-a/");
     expect([...page("zh/archives").querySelectorAll("h2")].map(text)).toEqual(["2020 (2 篇文章)"]);
+  });
+
+  it("lets a translation show its original's images and charts, in its own words", () => {
+    const en = page("posts/series-a").querySelector(".post-body")!;
+    const zh = page("zh/posts/series-a").querySelector(".post-body")!;
+    expect(zh.querySelector("picture img")?.getAttribute("alt")).toBe("一个蓝色矩形");
+    expect(zh.querySelector("picture img")?.getAttribute("src")).toBe(en.querySelector("picture img")?.getAttribute("src"));
+    const figure = zh.querySelector("figure.figure")!;
+    expect(text(figure.querySelector("figcaption"))).toBe("图 1 按线程数统计的读与写。");
+    expect(figure.querySelector("svg")!.getAttribute("aria-label")).toMatch(/^折线图：吞吐量。/);
+    const rows = (root: Element) => [...root.querySelectorAll(".chart-data tbody tr")].map((tr) => [...tr.children].map(text));
+    expect(rows(zh)).toEqual(rows(en));
+    expect([...zh.querySelectorAll(".chart-data thead th")].map(text)).toEqual(["线程数", "读", "写"]);
   });
 
   it("gives a Chinese post its language: lang, dates, reading time by characters, labels", () => {

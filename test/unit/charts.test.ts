@@ -1,6 +1,6 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { chartSeries, chartSvg, chartTable, describeChart, niceTicks, parseCsv, parseJson, type DataTable } from "../../src/charts.ts";
+import { chartSeries, chartSvg, chartTable, describeChart, niceTicks, parseCsv, parseJson, textColumns, wrapText, type DataTable } from "../../src/charts.ts";
 import { chartSchema, type ChartSpec } from "../../src/schemas.ts";
 
 const spec = (fields: Record<string, unknown>): ChartSpec => chartSchema.parse({ data: "d.csv", title: "T", caption: "C.", ...fields });
@@ -83,6 +83,12 @@ describe("chart series", () => {
     const table = parseCsv("policy,rejected\nBaseline,4183\nEarly rejection,3771\n", "d.csv");
     const series = chartSeries(spec({ type: "bar", x: "policy", y: "rejected" }), table, "p.md");
     expect(series[0]!.points.map((p) => p.x)).toEqual(["Baseline", "Early rejection"]);
+    // A translation shows the same file's categories in its own words.
+    const translated = chartSeries(spec({ type: "bar", x: "policy", y: "rejected", categories: { "Early rejection": "提前拒绝", Baseline: "基线" } }), table, "p.md");
+    expect(translated[0]!.points.map((p) => [p.x, p.text])).toEqual([
+      ["基线", "4183"],
+      ["提前拒绝", "3771"],
+    ]);
   });
 
   it.each([
@@ -94,8 +100,15 @@ describe("chart series", () => {
     [{ x: "threads", y: "iops", group: "program", legend: { shared: "S" } }, LONG, "posts/p.md:3: chart.legend: names no label for 'per-thread'"],
     [{ x: "threads", y: "iops", group: "program", legend: { shared: "S", "per-thread": "P", other: "O" } }, LONG, "posts/p.md:3: chart.legend: no series 'other' in the data"],
     [{ x: "x", y: ["a", "b", "c", "d", "e", "f", "g"] }, "x,a,b,c,d,e,f,g\n1,1,1,1,1,1,1,1\n", "posts/p.md:3: chart: draws 7 series; at most 6 stay legible"],
+    [{ type: "bar", x: "threads", y: "read", categories: { "1": "one" } }, WIDE, "posts/p.md:3: chart.categories: names no label for '8', '16'"],
+    [{ type: "bar", x: "threads", y: "read", categories: { "1": "a", "8": "b", "16": "c", "2": "d" } }, WIDE, "posts/p.md:3: chart.categories: no category '2' in the data (categories: 1, 8, 16)"],
   ])("refuses %j", (fields, source, message) => {
     expect(() => chartSeries(spec(fields), parseCsv(source, "posts/d.csv"), "posts/p.md:3")).toThrow(message);
+  });
+
+  it("labels categories of bar charts only", () => {
+    const result = chartSchema.safeParse({ data: "d.csv", title: "T", caption: "C.", x: "a", y: "b", categories: { "1": "one" } });
+    expect(result.error?.issues.map((i) => [i.path, i.message])).toEqual([[["categories"], "labels the x values of a bar chart (a line chart's x is a number)"]]);
   });
 
   it("takes one y column with group", () => {
@@ -190,6 +203,18 @@ describe("the drawing", () => {
     for (const line of lines.flat()) expect(line.length).toBeLessThanOrEqual(68);
   });
 
+  it("measures Chinese as about twice as wide as Latin text when it wraps and lays out a legend", () => {
+    expect(textColumns("RDMA 吞吐，")).toBe(11);
+    // Nine Latin characters would share a line of ten; two Chinese words of four characters cannot.
+    expect(wrapText("abcd efgh", 10)).toEqual(["abcd efgh"]);
+    expect(wrapText("中文标题 更多文字", 10)).toEqual(["中文标题", "更多文字"]);
+    const zhSpec = spec({ x: "threads", y: ["read", "write"], legend: { read: "每个线程独占一个队列对时的读吞吐（百万次）", write: "所有线程共用一个队列对时的写吞吐（百万次）" } });
+    const zhRoot = svgDom(chartSvg(zhSpec, chartSeries(zhSpec, table, "p.md"), "alt"));
+    // The two labels together are wider than the drawing: the second starts a row of its own.
+    const rows = [...zhRoot.querySelectorAll("text")].filter((t) => /队列对/.test(t.textContent!)).map((t) => t.getAttribute("y"));
+    expect(new Set(rows).size).toBe(2);
+  });
+
   it("gives the numbers as a table, one row per x value, values as written", () => {
     const html = chartTable(lineSpec, series);
     const doc = new JSDOM(html).window.document;
@@ -207,5 +232,13 @@ describe("the drawing", () => {
     expect(alt).toMatch(/^Line chart: T\. Mops by Threads\./);
     expect(alt).toContain("read: 2.5 at 1, 35 at 16");
     expect(alt).toContain("write: 2 at 1, 30 at 16");
+  });
+
+  it("in Chinese, keeps axis labels that start or end in Latin letters apart from Han characters", () => {
+    const zhSpec = spec({ x: "threads", y: ["read", "write"], "x-label": "prefill 调度策略", "y-label": "平均 TTFT" });
+    const alt = describeChart(zhSpec, chartSeries(zhSpec, table, "p.md"), "zh");
+    expect(alt).toContain("prefill 调度策略");
+    expect(alt).toContain("平均 TTFT");
+    expect(alt).not.toMatch(/\p{Script=Han}[A-Za-z]|[A-Za-z]\p{Script=Han}/u);
   });
 });

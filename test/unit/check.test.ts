@@ -39,10 +39,10 @@ describe("npm run check", () => {
     for (const expected of [
       /^posts\/blog\/bad-date\.md: date: must be an ISO date/,
       /^posts\/blog\/folder\/stray\.md: \(file\): not a post or lesson: a post is posts\/blog\/<slug>\.md/,
-      new RegExp(`^posts/blog/${post}: link: /posts/no-such-post/: no page of the site has this address$`),
-      new RegExp(`^posts/blog/${post}: link: #no-such-heading: no id 'no-such-heading' on that page$`),
+      new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): /posts/no-such-post/ is no page or file of the site$`),
+      new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): #no-such-heading: the page /posts/[a-z0-9-]+/ has no id 'no-such-heading'$`),
       new RegExp(`^posts/blog/${other}:\\d+: figure\\.colour: unknown field$`),
-      new RegExp(`^${lesson}: link: /rdma101/glossary/#no-such-term: no id 'no-such-term' on that page$`),
+      new RegExp(`^${lesson}:\\d+: \\(link\\): /rdma101/glossary/#no-such-term: the page /rdma101/glossary/ has no id 'no-such-term'$`),
       /^_data\/glossary\.yaml: \[\d+\]\.lesson: no lesson 'no-part\/no-lesson' \(term 'zz-new-term'\)$/,
       /^_data\/site\.yaml: timezone: must be an IANA time zone/,
     ]) {

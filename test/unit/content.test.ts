@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bodyOffset, Index, loadEntries, pageDataHook, parseFrontMatter, readContentFile, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
+import { bodyOffset, contentCollection, Index, strayPage, loadEntries, pageDataHook, pageProblems, parseFrontMatter, readContentFile, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
 import { errorOf } from "../support/errors.ts";
 
 const schema = z.strictObject({ title: z.string("is required"), date: z.string().optional() });
@@ -13,7 +13,7 @@ const kind: Kind<typeof schema, Entry & { title: string }> = {
   entry: (data, item, file) => ({ ...data, file, url: item.url, lang: "en", key: item.fileSlug }),
   head: (thing) => ({ title: thing.title, description: "d", type: "article" }),
 };
-const item = (file: string, url = `/${file}/`) => ({ url, inputPath: `./${file}`, fileSlug: file.replace(/.*\/|\.md$/g, ""), data: {} });
+const item = (file: string, url = `/${file}/`) => ({ url, inputPath: `./${file}`, fileSlug: file.replace(/.*\/|\.md$/g, ""), rawInput: "Text.\n", data: {} });
 
 describe("the front-matter engine", () => {
   it("reads YAML 1.2, keeping dates as the text written, and remembers what each file says", () => {
@@ -42,6 +42,47 @@ describe("the loader", () => {
       "things/three.md: extra: unknown field",
     ]);
     expect(loadEntries(kind, [item("things/one.md")])).toMatchObject([{ title: "One", file: "things/one.md", key: "one" }]);
+  });
+});
+
+describe("what no schema sees", () => {
+  const now = new Date("2026-12-03T12:00:00Z");
+  const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+
+  it("refuses a date or update in the future: a typo would top every list and every footer's year", () => {
+    expect(pageProblems("posts/blog/a.md", { date: day("2099-12-02") }, "Text.", now)).toEqual([
+      "posts/blog/a.md: date: 2099-12-02 is in the future (the build runs on 2026-12-03); a typo? A page not yet due stays draft: true until then",
+    ]);
+    expect(pageProblems("posts/blog/a.md", { date: day("2026-12-01"), updated: day("2027-01-05") }, "Text.", now)).toEqual([expect.stringMatching(/^posts\/blog\/a\.md: updated: 2027-01-05 is in the future/)]);
+  });
+
+  it("allows today and tomorrow in any time zone, and any date in a draft", () => {
+    expect(pageProblems("posts/blog/a.md", { date: new Date("2026-12-04T09:00:00+08:00") }, "Text.", now)).toEqual([]);
+    expect(pageProblems("posts/blog/a.md", { date: day("2026-12-04") }, "Text.", now)).toEqual([]);
+    expect(pageProblems("posts/blog/a.md", { date: day("2027-06-01"), draft: true }, "", now)).toEqual([]);
+  });
+
+  it("refuses an empty body, unless the page is a draft", () => {
+    expect(pageProblems("posts/blog/a.md", {}, " \n\n", now)).toEqual(["posts/blog/a.md: (body): is empty; write the page, or mark it draft: true"]);
+  });
+
+  it.each(["posts/blog/My Post.md", "posts/blog/Notes.md", "posts/blog/caf\u00e9.md", "posts/rdma101/01 basics/01-a.md"])("refuses the file name of %s, which would become its address", (file) => {
+    expect(pageProblems(file, {}, "Text.", now)).toEqual([expect.stringMatching(/: \(file\): '.+' becomes part of the page's address: name it with lower-case letters, digits and hyphens only$/)]);
+  });
+
+  it("is part of loading every kind", () => {
+    parseFrontMatter("\ntitle: Empty", { filePath: "./things/empty.md" });
+    expect(errorOf(() => loadEntries(kind, [{ ...item("things/empty.md"), rawInput: "" }]))).toBe("things/empty.md: (body): is empty; write the page, or mark it draft: true");
+  });
+});
+
+describe("Markdown outside every kind's folder", () => {
+  it("is no page: a note at the repository root would be published with no layout", () => {
+    const config = { on: () => undefined, addCollection: () => undefined } as unknown as Parameters<typeof contentCollection>[0];
+    contentCollection(config, kind, (entries) => new Index("thing", entries));
+    expect(strayPage("things/a.md")).toBeUndefined();
+    expect(strayPage("notes.md")).toBe("notes.md: (file): not a page of any kind (a thing is things/<name>.md); notes about the project belong in docs/");
+    expect(strayPage("thingsx/a.md")).toMatch(/^thingsx\/a\.md: \(file\): not a page/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildCourse, checkGlossary, lessonKind, lessonLocation, Syllabus, type LessonEntry } from "../../src/course.ts";
-import { lessonSchema, type CourseData } from "../../src/schemas.ts";
+import { glossarySchema, lessonSchema, type CourseData } from "../../src/schemas.ts";
 import { routes } from "../../src/urls.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
@@ -94,6 +94,8 @@ describe("course errors name the file and field", () => {
   it.each([
     [[lesson("01-basics/01-a.md"), lesson("01-basics/01-b.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-b.md: lesson: order 1 is also used by posts/rdma101/01-basics/01-a.md"],
     [[lesson("01-basics/01-a.md", { prerequisites: ["basics/zzz"] }), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-a.md: prerequisites[0]: no lesson 'basics/zzz'"],
+    [[lesson("01-basics/01-a.md", { prerequisites: ["basics/a"] }), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-a.md: prerequisites[0]: 'basics/a' is this lesson itself"],
+    [[lesson("01-basics/01-a.md", { prerequisites: ["advanced/c"] }), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/01-a.md: prerequisites[0]: 'advanced/c' is lesson 2.1, after this one (1.1)"],
     [[lesson("01-basics/01-a.md"), lesson("03-extra/01-x.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/03-extra/01-x.md: part: no part 'extra' in _data/course.yaml"],
     [[lesson("01-basics/01-a.md")], "_data/course.yaml: parts[1]: part 'advanced' has no lesson files"],
     [[lesson("01-basics/intro.md"), lesson("02-advanced/01-c.md")], "posts/rdma101/01-basics/intro.md: lesson: 'intro' must be <number>-<slug>"],
@@ -112,6 +114,11 @@ describe("course errors name the file and field", () => {
     [{ title: "T", description: "d", objectives: ["o"], minutes: 5, date: "2026-12-02", order: 3 }, "l.md: order: unknown field"],
   ])("front matter %#", (data, message) => {
     expect(errorOf(() => validate(lessonSchema, data, "l.md"))).toContain(message);
+  });
+
+  it("names a glossary id used twice, and where it was first", () => {
+    const term = (id: string) => ({ id, term: "T", definition: "d", lesson: "basics/a" });
+    expect(errorOf(() => validate(glossarySchema, [term("qp"), term("cq"), term("qp")], "_data/glossary.yaml"))).toBe("_data/glossary.yaml: [2].id: 'qp' is also the id of term [0]");
   });
 
   it("refuses a glossary term that points at no lesson", () => {

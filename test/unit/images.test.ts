@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +32,20 @@ describe("pictureHtml", () => {
 
   it("gives a decorative image an empty alt", () => {
     expect(pictureHtml("photo.png", "", DECORATIVE, page, settings)).toMatch(/<img [^>]*alt=""/);
+  });
+
+  it("names the page and image the image library cannot read, at once or when it makes the files", async () => {
+    const folder = path.dirname(page);
+    writeFileSync(path.join(folder, "corrupt.png"), "not an image at all");
+    expect(errorOf(() => pictureHtml("corrupt.png", "x", "", page, settings))).toMatch(/: image corrupt\.png: cannot be read as an image \(.+\); is it corrupt, or too large\?$/);
+    // A PNG whose header claims more pixels than the library takes (a 20000 × 20000 scan).
+    const png = readFileSync(path.join(folder, "photo.png"));
+    png.writeUInt32BE(20000, 16);
+    png.writeUInt32BE(20000, 20);
+    png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+    writeFileSync(path.join(folder, "huge.png"), png);
+    pictureHtml("huge.png", "x", "", page, settings);
+    await expect(Promise.all(settings.pending.splice(0))).rejects.toThrow(/posts\/blog\/a\.md: image huge\.png: cannot be read as an image \(.*pixel limit.*\)/);
   });
 
   it.each([

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createMarkdown, headingSlug } from "../../src/markdown.ts";
+import { errorOf } from "../support/errors.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { createMarkdown, headingSlug, LAYOUT_IDS } from "../../src/markdown.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
 import { setPathPrefix } from "../../src/urls.ts";
@@ -35,8 +37,20 @@ describe("markdown", () => {
     expect(html).toContain('class="katex-display"');
   });
 
-  it("fails on broken TeX rather than printing it", () => {
-    expect(() => md.render("$\\frac{a}$", { page: { inputPath: "posts/blog/x.md" } })).toThrow(/^posts\/blog\/x\.md: math: cannot render \$\\frac\{a\}\$/);
+  it("fails on broken TeX rather than printing it, naming the line", () => {
+    expect(() => md.render("Text.\n\n$\\frac{a}$", { page: { inputPath: "posts/blog/x.md" } })).toThrow(/^posts\/blog\/x\.md:3: math: cannot render \$\\frac\{a\}\$ \(Unexpected end of input/);
+  });
+
+  // KaTeX would publish these in red (errors) or render them with a console warning: every one stops the build.
+  it.each([
+    ["an unknown macro", "$\\frq{a}{b}$", "Undefined control sequence: \\frq"],
+    ["an unknown macro in display math", "$$\n\\sqroot{2}\n$$", "Undefined control sequence: \\sqroot"],
+    ["Unicode text in math mode (a strict-mode warning)", "$x = 中$", "unicodeTextInMathMode"],
+    ["a link", "$\\href{https://example.org}{x}$", "\\href would link to or load another file"],
+  ])("fails on %s", (_name, tex, reason) => {
+    const error = errorOf(() => md.render(`Intro.\n\n${tex}\n`, { page: { inputPath: "posts/blog/x.md" } }));
+    expect(error).toMatch(/^posts\/blog\/x\.md:3: math: cannot render/);
+    expect(error).toContain(reason);
   });
 
   it("renders callouts, takeaways and hidden answers", () => {
@@ -75,12 +89,109 @@ describe("markdown", () => {
       expect(html).toContain('<a href="https://example.org/" rel="noopener">b</a>');
       expect(html).toContain('<a href="#here">c</a>');
       expect(html).toContain('<a href="other/">d</a>');
+      // Protocol-relative: another site, not a path of this one.
+      expect(md.render("[e](//example.org/x)\n")).toContain('<a href="//example.org/x" rel="noopener">e</a>');
     } finally {
       setPathPrefix("/");
     }
   });
 
+  it("joins lines of Chinese without a space, and keeps the space a line break makes beside Latin words", () => {
+    const html = md.render("中文一行，\n下一行接着写\n中文，然后是\nRDMA 和 `ibv_post_send`\n（[链接](https://example.org/)）。\n\nEnglish\nwords\n");
+    expect(html).toContain("<p>中文一行，下一行接着写中文，然后是\nRDMA 和 <code>ibv_post_send</code>（<a");
+    expect(html).toContain("<p>English\nwords</p>");
+  });
+
+  it("keeps emphasis on Latin text italic on a Chinese page, and dots only Chinese emphasis", () => {
+    const source = "论文 *Scaling Up Memory Disaggregated Applications*，*强调*，*RDMA 网卡*。\n";
+    const zh = md.render(source, { lang: "zh" });
+    expect(zh).toContain('<em lang="en">Scaling Up Memory Disaggregated Applications</em>');
+    expect(zh).toContain("<em>强调</em>");
+    expect(zh).toContain("<em>RDMA 网卡</em>");
+    expect(md.render(source, { lang: "en" })).not.toContain("lang=");
+  });
+
   it("renders footnotes", () => {
     expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
+  });
+
+  describe("mistakes that would garble a page stop the build, naming file and line", () => {
+    const at = { page: { inputPath: "posts/blog/x.md" } };
+    it.each([
+      ["an unclosed code block", "Intro.\n\n```c\nint x;\n", "posts/blog/x.md:3: (code): the code block opened here with ``` is never closed"],
+      ["a code block closed by a shorter fence", "Intro.\n\n````c\nint x;\n```\n", "posts/blog/x.md:3: (code): the code block opened here with ```` is never closed"],
+      ["an unknown callout", "Intro.\n\n::: notice\nText.\n:::\n", "posts/blog/x.md:3: (container): '::: notice' is no container: use one of note, tip, warning, caution, takeaways, answer, table"],
+      ["a container never closed", "::: note\nText.\n", "posts/blog/x.md:1: (container): '::: note' is never closed"],
+      ["a stray closing line", "Text.\n\n:::\n", "posts/blog/x.md:3: (container): ':::' closes no container"],
+    ])("%s", (_name, source, message) => {
+      expect(errorOf(() => md.render(source, at))).toContain(message);
+    });
+
+    it("names the file's own line: the front matter's lines come first", async () => {
+      const { parseFrontMatter } = await import("../../src/content.ts");
+      parseFrontMatter("\ntitle: T\ndate: 2026-01-01", { filePath: "posts/blog/fm.md" });
+      expect(errorOf(() => md.render("Intro.\n\n::: notice\n:::\n", { page: { inputPath: "posts/blog/fm.md" } }))).toMatch(/^posts\/blog\/fm\.md:7: /);
+    });
+
+    it("takes a closed code block, container and fence inside a list or quote", () => {
+      expect(() => md.render("- item\n\n  ```c\n  x\n  ```\n\n> ::: note\n> quoted\n> :::\n", at)).not.toThrow();
+    });
+  });
+
+  describe("raw HTML in content", () => {
+    const at = { page: { inputPath: "posts/blog/x.md" } };
+    it.each([
+      ["a script", "Text.\n\n<script>alert(1)</script>\n", 3, "<script>: content may not run scripts"],
+      ["an iframe", "<div>\n<iframe src=\"https://example.org/\"></iframe>\n</div>\n", 2, "<iframe>: content may not embed other documents"],
+      ["a remote image in a paragraph", "Text and\n<img src=\"https://example.org/a.png\" alt=\"a\">.\n", 2, "src on <img>: loads https://example.org/a.png from another origin"],
+      ["a protocol-relative image", "<img src=\"//example.org/a.png\" alt=\"a\">\n", 1, "from another origin"],
+      ["an event handler", "Text <span onmouseover=\"x()\">hover</span>.\n", 1, "onmouseover on <span>: content may not carry event handlers"],
+      ["a javascript: link", "<a href=\"javascript:x()\">a</a>\n", 1, "content may not link to scripts"],
+      ["an entity-encoded javascript: link", "<a href=\"jav&#x09;ascript&colon;x()\">a</a>\n", 1, "content may not link to scripts"],
+      ["a remote background in a style", "<p style=\"background: url('https://example.org/a.png')\">x</p>\n", 1, "style on <p>: loads"],
+      ["a remote srcset candidate", "<img src=\"a.png\" srcset=\"a.png 1x, https://example.org/b.png 2x\" alt=\"a\">\n", 1, "srcset on <img>"],
+      ["HTML in a callout's title", "::: note <img src=x onerror=alert(1)>\nText.\n:::\n", 1, "onerror on <img>"],
+    ])("refuses %s, naming its line", (_name, source, line, reason) => {
+      const error = errorOf(() => md.render(source, at));
+      expect(error).toMatch(new RegExp(`^posts/blog/x\\.md:${line}: \\(html\\): `));
+      expect(error).toContain(reason);
+    });
+
+    it("keeps harmless HTML, links to other sites, and code that shows markup", () => {
+      const source = '<kbd>Ctrl</kbd> <a href="https://example.org/">x</a> <img src="local.png" alt="a">\n\n`<script src="https://x.org/a.js">`\n\n```html\n<iframe src="https://example.org/"></iframe>\n```\n';
+      expect(() => md.render(source, at)).not.toThrow();
+    });
+  });
+
+  describe("control characters (text pasted from a PDF)", () => {
+    it("stops the build at the line that holds one, naming the character", () => {
+      expect(errorOf(() => md.render("Line one.\nLine \u0002two.\n", { page: { inputPath: "posts/blog/x.md" } }))).toBe(
+        "posts/blog/x.md:2: (text): contains the invisible control character U+0002 (text pasted from a PDF often does); delete it",
+      );
+    });
+
+    it("keeps tabs, line ends of either kind, and every printable character", () => {
+      expect(() => md.render("a\tb\r\nc 内核 \u00a0 é\n", { page: { inputPath: "posts/blog/x.md" } })).not.toThrow();
+    });
+  });
+
+  describe("ids", () => {
+    const at = { page: { inputPath: "posts/blog/x.md" } };
+
+    it("refuses an id given twice on a page, naming both lines", () => {
+      expect(errorOf(() => md.render('## Setup\n\nText.\n\n<div id="setup">x</div>\n', at))).toBe("posts/blog/x.md:5: (id): 'setup' is also the id of what line 1 writes");
+      expect(errorOf(() => md.render('<p id="a">1</p>\n\nText <span id="a">2</span>.\n', at))).toBe("posts/blog/x.md:3: (id): 'a' is also the id of what line 1 writes");
+    });
+
+    it("refuses an id the layout uses, and keeps headings clear of them", () => {
+      expect(errorOf(() => md.render('<span id="main">x</span>\n', at))).toBe("posts/blog/x.md:1: (id): 'main' is an id the page's layout gives an element of its own");
+      const html = md.render("## Objectives\n\n## Key takeaways\n\n::: takeaways\n- one\n:::\n\n## Setup\n\n## Setup\n", at);
+      expect([...html.matchAll(/<h2 id="([^"]+)"/g)].map((m) => m[1])).toEqual(["objectives-section", "key-takeaways-section", "key-takeaways", "setup", "setup-1"]);
+    });
+
+    it("knows every id the layouts around posts and lessons write", () => {
+      const written = readdirSync("_includes/layouts").flatMap((f) => [...readFileSync(`_includes/layouts/${f}`, "utf8").matchAll(/\sid="([^"{]+)"/g)].map((m) => m[1]));
+      expect(new Set(written)).toEqual(LAYOUT_IDS);
+    });
   });
 });

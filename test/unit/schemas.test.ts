@@ -35,6 +35,8 @@ describe("profile schema", () => {
     expect(links({ route: "blog" })).toMatch(/^p\.yaml: links\[0\]\.route: must be one of posts, course/);
     expect(links({ site: "github" })).toMatch(/^p\.yaml: links\[0\]: needs either site and url/);
     expect(links({ url: "/posts/" })).toMatch(/^p\.yaml: links\[0\]\.url: must be an https:\/\/ URL/);
+    // Protocol-relative: another host, which a path check would take for this site's.
+    expect(links({ site: "github", url: "//github.com/a" })).toMatch(/^p\.yaml: links\[0\]\.url: must be an https:\/\/ URL/);
   });
 
   it("refuses a plain e-mail address", () => {

@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: %s [-p PORT] [HOST]\n", argv[0]);
 			return 1;
 		}
-		port = atoi(optarg);
+		port = (int)number("-p", optarg, 1, 65535);
 	}
 	const char *host = optind < argc ? argv[optind] : NULL;
 

@@ -87,8 +87,8 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "+d:i:s:")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
-		case 'i': port = atoi(optarg); break;
-		case 's': seconds = atoi(optarg); break;
+		case 'i': port = (int)number("-i", optarg, 1, UINT8_MAX); break;
+		case 's': seconds = (int)number("-s", optarg, 0, 3600); break;
 		default:
 			fprintf(stderr, "usage: %s [-d device] [-i port] (-s seconds | -- command [args...])\n", argv[0]);
 			return 2;

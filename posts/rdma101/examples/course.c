@@ -32,33 +32,36 @@ _Noreturn void die_rc(const char *what, int rc)
 	exit(1);
 }
 
-/* A whole decimal number from lo to hi, or -1: atoi() would read "x" as 0. */
-static int number(const char *s, int lo, int hi)
+long number(const char *what, const char *text, long lo, long hi)
 {
 	char *end;
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
-	return errno || end == s || *end || v < lo || v > hi ? -1 : (int)v;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < lo || v > hi) {
+		fprintf(stderr, "%s: '%s' is not a whole number from %ld to %ld\n", what, text, lo, hi);
+		exit(1);
+	}
+	return v;
 }
 
 void parse_options(int argc, char *argv[], struct options *o)
 {
-	int opt, bad = 0;
+	int opt;
 
 	*o = (struct options){ .gid_index = -1, .tcp_port = COURSE_TCP_PORT };
 	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
 		if (opt == 'd')
 			o->device = optarg;
 		else if (opt == 'g')
-			bad |= (o->gid_index = number(optarg, 0, UINT8_MAX)) < 0;
+			o->gid_index = (int)number("-g", optarg, 0, UINT8_MAX);
 		else if (opt == 'p')
-			bad |= (o->tcp_port = number(optarg, 1, 65535)) < 0;
+			o->tcp_port = (int)number("-p", optarg, 1, 65535);
 		else
 			break;
 	}
-	if (bad || opt != -1 || argc - optind > 1) {
+	if (opt != -1 || argc - optind > 1) {
 		fprintf(stderr, "usage: %s [-d device] [-g gid_index] [-p tcp_port] [HOST]\n", argv[0]);
 		exit(1);
 	}
@@ -288,23 +291,39 @@ static void read_all(int fd, void *buf, size_t len)
 	}
 }
 
-int tcp_listen_accept(int port)
+/* A socket of this family listening on port at every local address; -1 if it cannot be made. */
+static int listen_on(int family, int port)
 {
-	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port),
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port),
 				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in v4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				  .sin_addr = { .s_addr = htonl(INADDR_ANY) } };
 	int one = 1, zero = 0;
-	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+	int fd = socket(family, SOCK_STREAM, 0);
 
 	if (fd < 0)
-		die("socket");
-	/* One socket for IPv4 and IPv6 clients; reuse the port at once after a run. */
-	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+		return -1;
+	/* Reuse the port at once after a run; an IPv6 socket takes IPv4 clients too. */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero))))
 		die("setsockopt");
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+	if (family == AF_INET6 ? bind(fd, (struct sockaddr *)&v6, sizeof(v6)) :
+				 bind(fd, (struct sockaddr *)&v4, sizeof(v4)))
 		die("bind");
 	if (listen(fd, 1))
 		die("listen");
+	return fd;
+}
+
+int tcp_listen_accept(int port)
+{
+	/* One IPv6 socket serves IPv6 and IPv4 clients; a host without IPv6 gets IPv4 alone. */
+	int fd = listen_on(AF_INET6, port);
+
+	if (fd < 0 && errno == EAFNOSUPPORT)
+		fd = listen_on(AF_INET, port);
+	if (fd < 0)
+		die("socket");
 	printf("waiting for a connection on TCP port %d\n", port);
 	int conn = accept(fd, NULL, NULL);
 	if (conn < 0)
@@ -450,6 +469,8 @@ void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 		die_rc("ibv_modify_qp(INIT -> RTR)", rc);
 }
 
+uint8_t course_ack_timeout = 17; /* about 0.54 s; course.h says why */
+
 void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 	       const struct conn_info *peer)
 {
@@ -461,9 +482,9 @@ void qp_to_rts(struct ibv_qp *qp, const struct conn_info *mine,
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
 		.sq_psn = mine->psn,
-		.timeout = 14,   /* wait at least 4.096 us * 2^14 = 67 ms for an ACK */
-		.retry_cnt = 6,  /* then retransmit; 6 times, then fail the request */
-		.rnr_retry = 6,  /* finite: a missing receive becomes an error */
+		.timeout = course_ack_timeout, /* wait at least 4.096 us * 2^timeout for an ACK */
+		.retry_cnt = 6, /* then retransmit; 6 times, then fail the request */
+		.rnr_retry = 6, /* finite: a missing receive becomes an error */
 		/* READs/atomics in flight: no more than the peer serves. */
 		.max_rd_atomic = (uint8_t)(peer->rd_atomic < da.max_qp_init_rd_atom ?
 					   peer->rd_atomic : da.max_qp_init_rd_atom),

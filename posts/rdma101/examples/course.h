@@ -11,6 +11,7 @@
 #ifndef RDMA101_COURSE_H
 #define RDMA101_COURSE_H
 
+#include <limits.h> /* INT_MAX and the like, as bounds for number() */
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -23,6 +24,14 @@
 _Noreturn void die(const char *what);
 /* Print "what: <strerror(rc)>" and exit(1): for calls that return an errno value. */
 _Noreturn void die_rc(const char *what, int rc);
+
+/*
+ * An option's argument as a whole decimal number from lo to hi. Anything else
+ * ("", "x", "12k", a number out of range) prints "what: 'text' is not a whole
+ * number from lo to hi" and exits with status 1, where atoi() would read "x"
+ * as 0 and carry on. what names the option, such as "-n".
+ */
+long number(const char *what, const char *text, long lo, long hi);
 
 /* The command line every course program accepts (a HOST makes a two-process program the client). */
 struct options {
@@ -111,6 +120,14 @@ int connect_qp(struct ibv_qp *qp, uint8_t port, int gid_index, const struct ibv_
 	       const char *host, int tcp_port, struct conn_info *mine, struct conn_info *peer);
 
 /* The three transitions of an RC QP (lesson 2.4). */
+/*
+ * The local ACK timeout qp_to_rts() sets: at least 4.096 us * 2^timeout before
+ * each retransmission. The default, 17 (about 0.54 s; seven tries take about
+ * 3.8 s), outlasts the stalls of a busy machine, such as an emulated VM
+ * descheduled for a while. A program that shows the retry timer at work sets
+ * a shorter one before it connects.
+ */
+extern uint8_t course_ack_timeout;
 void qp_to_init(struct ibv_qp *qp, uint8_t port, int access);
 void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 	       const struct conn_info *mine, const struct conn_info *peer);

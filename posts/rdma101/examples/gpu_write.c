@@ -176,9 +176,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "c:d:g:")) != -1) {
 		switch (opt) {
-		case 'c': cuda_dev = atoi(optarg); break;
+		case 'c': cuda_dev = (int)number("-c", optarg, 0, 255); break;
 		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
+		case 'g': gid_arg = (int)number("-g", optarg, 0, UINT8_MAX); break;
 		default:
 			fprintf(stderr, "usage: %s [-c CUDA_DEVICE] [-d DEV] [-g GID]\n", argv[0]);
 			return 1;

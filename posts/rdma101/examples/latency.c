@@ -275,15 +275,15 @@ int main(int argc, char *argv[])
 		switch (opt) {
 		case 'e': events = 1; break;
 		case 'd': dev = optarg; break;
-		case 'g': gid_req = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		case 's': size = atol(optarg); break;
-		case 'n': iters = atoi(optarg); break;
-		case 'w': warmup = atoi(optarg); break;
+		case 'g': gid_req = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': port = (int)number("-p", optarg, 1, 65535); break;
+		case 's': size = number("-s", optarg, 2, MAX_MSG); break;
+		case 'n': iters = (int)number("-n", optarg, 1, INT_MAX); break;
+		case 'w': warmup = (int)number("-w", optarg, 0, INT_MAX); break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind < argc - 1 || size < 2 || size > MAX_MSG || iters < 1 || warmup < 0)
+	if (optind < argc - 1)
 		usage(argv[0]);
 	const char *host = optind < argc ? argv[optind] : NULL;
 

@@ -362,17 +362,16 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "d:g:p:c:n:k:N:")) != -1) {
 		switch (opt) {
 		case 'd': o.device = optarg; break;
-		case 'g': o.gid_index = atoi(optarg); break;
-		case 'p': o.tcp_port = atoi(optarg); break;
-		case 'c': peers = atoi(optarg); break;
-		case 'n': messages = atoi(optarg); break;
-		case 'k': vanish_after = atoi(optarg); break;
+		case 'g': o.gid_index = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': o.tcp_port = (int)number("-p", optarg, 1, 65535); break;
+		case 'c': peers = (int)number("-c", optarg, 1, MAX_QPS); break;
+		case 'n': messages = (int)number("-n", optarg, 0, INT_MAX); break;
+		case 'k': vanish_after = (int)number("-k", optarg, 0, INT_MAX - 1); break;
 		case 'N': name = optarg; break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind < argc - 1 || peers < 1 || peers > MAX_QPS || messages < 0 ||
-	    (name && (strlen(name) == 0 || strlen(name) > 15)))
+	if (optind < argc - 1 || (name && (strlen(name) == 0 || strlen(name) > 15)))
 		usage(argv[0]);
 	o.host = optind < argc ? argv[optind] : NULL;
 	if (o.host && !name)

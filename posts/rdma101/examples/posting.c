@@ -273,15 +273,15 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "d:g:p:s:n:r:")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
-		case 'g': gid_req = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		case 's': size = atol(optarg); break;
-		case 'n': n = atoi(optarg); break;
-		case 'r': rounds = atoi(optarg); break;
+		case 'g': gid_req = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': port = (int)number("-p", optarg, 1, 65535); break;
+		case 's': size = number("-s", optarg, 8, 1 << 20); break;
+		case 'n': n = (int)number("-n", optarg, 1, INT_MAX); break;
+		case 'r': rounds = (int)number("-r", optarg, 1, MAX_ROUNDS); break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind < argc - 1 || size < 8 || size > 1 << 20 || n < 1 || rounds < 1 || rounds > MAX_ROUNDS)
+	if (optind < argc - 1)
 		usage(argv[0]);
 	const char *host = optind < argc ? argv[optind] : NULL;
 

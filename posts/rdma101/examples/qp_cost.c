@@ -58,8 +58,8 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "d:g:n:")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
-		case 'g': gid_req = atoi(optarg); break;
-		case 'n': max = atoi(optarg); break;
+		case 'g': gid_req = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'n': max = (int)number("-n", optarg, 1, INT_MAX); break;
 		default:
 			fprintf(stderr, "usage: %s [-d device] [-g gid_index] [-n max_qps]\n", argv[0]);
 			return 2;
@@ -72,8 +72,8 @@ int main(int argc, char *argv[])
 
 	if (rc)
 		die_rc("ibv_query_device", rc);
-	if (max < 1 || max > da.max_qp)
-		max = max < 1 ? 1 : da.max_qp;
+	if (max > da.max_qp)
+		max = da.max_qp;
 	printf("device %s: max_qp %d, max_qp_wr %d, max_cq %d, max_srq %d\n",
 	       device_name(ctx), da.max_qp, da.max_qp_wr, da.max_cq, da.max_srq);
 	printf("each QP: RC, %d send and %d receive entries; one CQ for all; each connected to itself\n",

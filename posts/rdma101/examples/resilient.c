@@ -530,18 +530,17 @@ int main(int argc, char *argv[])
 	while ((opt = getopt(argc, argv, "d:g:p:s:n:i:t:r:")) != -1) {
 		switch (opt) {
 		case 'd': st.o.device = optarg; break;
-		case 'g': st.o.gid_index = atoi(optarg); break;
-		case 'p': st.o.tcp_port = atoi(optarg); break;
+		case 'g': st.o.gid_index = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': st.o.tcp_port = (int)number("-p", optarg, 1, 65535); break;
 		case 's': st.state_file = optarg; break;
-		case 'n': st.records = atoi(optarg); break;
-		case 'i': st.interval_ms = atoi(optarg); break;
-		case 't': st.timeout = atoi(optarg); break;
-		case 'r': st.retry_cnt = atoi(optarg); break;
+		case 'n': st.records = (int)number("-n", optarg, 1, INT_MAX); break;
+		case 'i': st.interval_ms = (int)number("-i", optarg, 0, INT_MAX); break;
+		case 't': st.timeout = (int)number("-t", optarg, 1, 31); break;
+		case 'r': st.retry_cnt = (int)number("-r", optarg, 0, 7); break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind < argc - 1 || st.records < 1 || st.interval_ms < 0 || st.timeout < 1 ||
-	    st.timeout > 31 || st.retry_cnt < 0 || st.retry_cnt > 7)
+	if (optind < argc - 1)
 		usage(argv[0]);
 	/* Twice what the transport itself may take to give up, plus a second. */
 	st.deadline = 2 * ack_timeout_s(st.timeout) * (st.retry_cnt + 1) + 1;

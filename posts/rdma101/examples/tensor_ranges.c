@@ -198,24 +198,36 @@ static int verify(const struct config *c, const uint8_t *pool, const uint32_t *b
 	return 0;
 }
 
-/* "3,4,5" into blocks[]; returns how many, or 0 if the list is not valid. */
-static size_t parse_blocks(const char *s, uint32_t *blocks)
+/*
+ * "3,4,5" into blocks[]: each a block number below POOL_BLOCKS, none twice;
+ * returns how many ("" is none). A bad list is reported and the program exits.
+ */
+static size_t parse_blocks(const char *what, const char *list, uint32_t *blocks)
 {
+	char copy[64], *piece = copy, *comma;
 	size_t n = 0;
 	unsigned seen = 0; /* one bit per block: no block twice */
-	char *end;
 
-	while (*s && n < POOL_BLOCKS) {
-		unsigned long b = strtoul(s, &end, 10);
-		if (end == s || b >= POOL_BLOCKS || seen & 1u << b || (*end && *end != ','))
-			return 0;
-		seen |= 1u << b;
-		blocks[n++] = (uint32_t)b;
-		s = *end ? end + 1 : end;
-		if (*end && !*s)
-			return 0; /* a trailing comma */
+	if (!*list)
+		return 0;
+	if (strlen(list) >= sizeof(copy)) {
+		fprintf(stderr, "%s: '%s' is too long a list of blocks\n", what, list);
+		exit(1);
 	}
-	return *s ? 0 : n;
+	strcpy(copy, list);
+	do {
+		if ((comma = strchr(piece, ',')))
+			*comma = '\0';
+		uint32_t b = (uint32_t)number(what, piece, 0, POOL_BLOCKS - 1);
+		if (seen & 1u << b) {
+			fprintf(stderr, "%s: block %" PRIu32 " is named twice\n", what, b);
+			exit(1);
+		}
+		seen |= 1u << b;
+		blocks[n++] = b;
+		piece = comma + 1;
+	} while (comma);
+	return n;
 }
 
 static void print_blocks(const char *label, const uint32_t *blocks, size_t n)
@@ -379,24 +391,24 @@ int main(int argc, char **argv)
 {
 	struct config c = { .kv_first = 0, .layers = 4, .tokens = 16 };
 	uint32_t blocks[POOL_BLOCKS], used[POOL_BLOCKS];
-	size_t n = parse_blocks("3,4,5,9,12", blocks), n_used = parse_blocks("2,5", used);
+	size_t n = parse_blocks("-b", "3,4,5,9,12", blocks), n_used = parse_blocks("-u", "2,5", used);
 	const char *dev = NULL;
 	int gid_arg = -1, port = COURSE_TCP_PORT, opt, bad = 0;
 
 	while ((opt = getopt(argc, argv, "kL:t:b:u:d:g:p:")) != -1) {
 		switch (opt) {
 		case 'k': c.kv_first = 1; break;
-		case 'L': c.layers = strtoul(optarg, NULL, 10); break;
-		case 't': c.tokens = strtoul(optarg, NULL, 10); break;
-		case 'b': bad |= !(n = parse_blocks(optarg, blocks)); break;
-		case 'u': n_used = parse_blocks(optarg, used); bad |= !n_used && *optarg; break;
+		case 'L': c.layers = (size_t)number("-L", optarg, 1, MAX_LAYERS); break;
+		case 't': c.tokens = (size_t)number("-t", optarg, 1, MAX_TOKENS); break;
+		case 'b': bad |= !(n = parse_blocks("-b", optarg, blocks)); break;
+		case 'u': n_used = parse_blocks("-u", optarg, used); break;
 		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
+		case 'g': gid_arg = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': port = (int)number("-p", optarg, 1, 65535); break;
 		default: bad = 1; break;
 		}
 	}
-	if (bad || c.layers < 1 || c.layers > MAX_LAYERS || c.tokens < 1 || c.tokens > MAX_TOKENS) {
+	if (bad) {
 		fprintf(stderr, "usage: %s [-k] [-L LAYERS<=%d] [-t TOKENS<=%d] [-b BLOCKS] [-u USED] "
 			"[-d DEV] [-g GID] [-p PORT] [HOST]\n       (blocks are numbered 0 to %d)\n",
 			argv[0], MAX_LAYERS, MAX_TOKENS, POOL_BLOCKS - 1);

@@ -41,7 +41,7 @@
 /*
  * Bytes in flight per rail (but always room for one slice). Small on purpose:
  * in the lab, Soft-RoCE under emulation moves a few MB/s, and data that waits
- * longer than the ACK timeout (67 ms, lesson 2.4) is retransmitted for nothing.
+ * longer than the ACK timeout (about 0.54 s, course.h) is retransmitted for nothing.
  */
 #define RAIL_BUDGET (16u << 10)
 #define MAX_WINDOW 32       /* slices in flight per rail, at most */
@@ -344,24 +344,25 @@ int main(int argc, char **argv)
 	int gid_arg = -1, port = COURSE_TCP_PORT, q = RAILS, batches = 1, weak = -1, opt, bad = 0;
 	const char *policy = "jsq";
 	unsigned long nreq = 8, size = 256 << 10, sizes[2] = { 16 << 10, 0 };
-	char *end;
+	char *comma;
 
 	while ((opt = getopt(argc, argv, "b:n:z:s:q:P:w:d:g:p:")) != -1) {
 		switch (opt) {
-		case 'b': batches = atoi(optarg); break;
-		case 'n': nreq = strtoul(optarg, NULL, 10); break;
-		case 'z': size = strtoul(optarg, NULL, 10); break;
+		case 'b': batches = (int)number("-b", optarg, 1, MAX_BATCHES); break;
+		case 'n': nreq = (unsigned long)number("-n", optarg, 1, 64); break;
+		case 'z': size = (unsigned long)number("-z", optarg, 1, SEGMENT); break;
 		case 's': /* one slice size, or two to take turns */
-			sizes[0] = strtoul(optarg, &end, 10);
-			sizes[1] = *end == ',' ? strtoul(end + 1, &end, 10) : 0;
-			bad |= *end != '\0';
+			if ((comma = strchr(optarg, ',')))
+				*comma = '\0';
+			sizes[0] = (unsigned long)number("-s", optarg, 1, 1 << 30);
+			sizes[1] = comma ? (unsigned long)number("-s", comma + 1, 1, 1 << 30) : 0;
 			break;
-		case 'q': q = atoi(optarg); break;
+		case 'q': q = (int)number("-q", optarg, 1, RAILS); break;
 		case 'P': policy = optarg; break;
-		case 'w': weak = atoi(optarg); break;
+		case 'w': weak = (int)number("-w", optarg, 0, RAILS - 1); break;
 		case 'd': dev = optarg; break;
-		case 'g': gid_arg = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
+		case 'g': gid_arg = (int)number("-g", optarg, 0, UINT8_MAX); break;
+		case 'p': port = (int)number("-p", optarg, 1, 65535); break;
 		default: bad = 1; break;
 		}
 	}
@@ -374,10 +375,8 @@ int main(int argc, char **argv)
 		v[i].jsq = both ? i : strcmp(policy, "jsq") == 0;
 		v[i].slice_size = (uint32_t)s;
 		snprintf(v[i].label, sizeof(v[i].label), "%s, %lu-byte slices", v[i].jsq ? "jsq" : "rr", s);
-		bad |= s < 1 || s > (1u << 30);
 	}
-	if (bad || batches < 1 || batches > MAX_BATCHES || nreq < 1 || nreq > 64 || size < 1 ||
-	    size > SEGMENT || nreq * size > SEGMENT || q < 1 || q > RAILS || weak >= RAILS) {
+	if (bad || nreq * size > SEGMENT) {
 		fprintf(stderr, "usage: %s [-b BATCHES<=%d] [-n REQS<=64] [-z BYTES] [-s SLICE[,SLICE]] [-q RAILS<=%d] "
 			"[-P rr|jsq|both] [-w RAIL] [-d DEV] [-g GID] [-p PORT] [HOST]\n"
 			"       (REQS x BYTES <= %u)\n", argv[0], MAX_BATCHES, RAILS, SEGMENT);

@@ -13,6 +13,14 @@ const VARYING: [string, string, string][] = [
   ["clock, ephemeral port", "08:49:54.151292 IP 169.254.101.2.49152 > 169.254.101.1.4791: UDP, length 32", "09:12:01.000001 IP 169.254.101.1.50000 > 169.254.101.2.4791: UDP, length 32"],
   ["decimal QP, PID, rates", "qp 17 pid 133 took 12 ms at 3.5 Gb/s", "qp 21 pid 4242 took 130 ms at 12.25 Gb/s"],
   ["MAC", "link/ether 52:54:00:10:11:01", "link/ether 52:54:00:10:11:02"],
+  ["incarnation", "server incarnation 4f939bf2719365f9: 0 records applied before this start", "server incarnation ade8dd03a9078777: 0 records applied before this start"],
+  ["qdisc handle", "qdisc netem 8001: root refcnt 2 limit 1000 loss 5%", "qdisc netem 8002: root refcnt 2 limit 1000 loss 5%"],
+  ["free memory", "node 0 free: 731 MB", "node 0 free: 812 MB"],
+  ["memory total", "    NUMANode L#0 (P#0 961MB)", "    NUMANode L#0 (P#0 957MB)"],
+  ["tshark's UDP source port", "User Datagram Protocol, Src Port: 49441, Dst Port: 4791", "User Datagram Protocol, Src Port: 50012, Dst Port: 4791"],
+  ["tshark's PSN", "        Packet Sequence Number: 11391411", "        Packet Sequence Number: 9565782"],
+  ["IP identification", "    Identification: 0x6787 (26503)", "    Identification: 0x1c9a (7322)"],
+  ["tcpdump's filter count", "2 packets received by filter", "1542 packets received by filter"],
 ];
 
 describe("normalising program output", () => {
@@ -28,6 +36,11 @@ describe("normalising program output", () => {
       ["RTR -> RTS      QP 0x000013 is in RTS", "RTR -> RTS      QP 0x000013 is in ERR"],
       ["12 packets captured", "11 packets captured"],
       ["all steps passed", "a step failed"],
+      ["qdisc netem 8001: root refcnt 2 limit 1000 loss 5%", "qdisc netem 8001: root refcnt 2 limit 1000 loss 10%"],
+      ["User Datagram Protocol, Src Port: 49441, Dst Port: 4791", "User Datagram Protocol, Src Port: 49441, Dst Port: 4792"],
+      ["        Message Sequence Number: 1", "        Message Sequence Number: 2"],
+      ["64 MiB   touched", "16 MiB   touched"],
+      ["DMA Length: 64 (0x00000040)", "DMA Length: 128 (0x00000080)"],
     ]) {
       expect(normaliseOutput(a!), `${a} vs ${b}`).not.toBe(normaliseOutput(b!));
     }

@@ -76,7 +76,7 @@ describe("running a lab run's steps", () => {
   });
 });
 
-const result = (name: string, output: string, status = 0): StepResult => ({ name, vm: 1, run: name, status, output, seconds: 1 });
+const result = (name: string, output: string, status = 0): StepResult => ({ name, vm: 1, run: name, status, output, startSeconds: 0, seconds: 1 });
 
 describe("checking a run", () => {
   it("against its expect: statuses (0 unless stated) and output patterns", () => {

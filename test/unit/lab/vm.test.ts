@@ -28,6 +28,10 @@ describe("QEMU's command line", () => {
     expect(option(qemuArgs(base, agent), "-chardev")).toEqual(expect.arrayContaining(["file,id=console,path=/t/console.log"]));
   });
 
+  it("has the kernel skip its boot-time timer check, which a starved emulated CPU can fail", () => {
+    expect(option(qemuArgs(base, agent), "-append")[0]!.split(" ")).toContain("no_timer_check");
+  });
+
   it("refuses a setting the kernel command line cannot carry", () => {
     expect(() => qemuArgs({ ...base, cwd: '/a"b' }, agent)).toThrow("cannot contain a double quote");
   });
