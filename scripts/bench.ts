@@ -116,7 +116,7 @@ for (const size of SIZES) {
     await addCorpus(site, size, LESSONS);
     await minimalSite(minimal, await corpusFiles(site));
     await symlink(path.join(projectRoot, "node_modules"), path.join(minimal, "node_modules"), "dir");
-    // A first build of each warms the disk cache and the image cache (.cache/ in the copy).
+    // A first build of each warms the disk cache and tsx's cache of compiled TypeScript.
     await build(site, ours);
     await build(minimal, minimalArgs);
     const runs = { ours: [] as Run[], minimal: [] as Run[] };
