@@ -14,12 +14,17 @@ import drafts from "./src/drafts.ts";
 import blog from "./src/blog.ts";
 import feeds from "./src/feeds.ts";
 import course from "./src/course.ts";
+import publications from "./src/publications.ts";
+import metadata from "./src/metadata.ts";
 import examples from "./src/examples.ts";
 import transcripts from "./src/transcripts.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
 import links from "./src/links.ts";
+import search from "./src/search.ts";
+import cards from "./src/cards.ts";
+import lastmod from "./src/lastmod.ts";
 import devServer from "./src/dev-server.ts";
 
 export default function (config: UserConfig) {
@@ -36,13 +41,18 @@ export default function (config: UserConfig) {
   config.addPlugin(drafts); // draft: true shows on the dev server only
   config.addPlugin(blog); // posts/blog/: posts and translations, tags, series, archives
   config.addPlugin(course); // posts/rdma101/: RDMA 101 order, numbering, navigation
+  config.addPlugin(publications); // a page per paper, from _data/publications.bib; Scholar tags
   config.addPlugin(feeds); // every feed: the blog's per language, the course's
   config.addPlugin(examples); // the example directive: the course's C programs, published
+  config.addPlugin(metadata); // breadcrumbs and JSON-LD for search engines
+  config.addPlugin(lastmod); // the sitemap's lastmod, from git history
+  config.addPlugin(cards); // social cards: a PNG per post, lesson and paper, drawn once per content
   config.addPlugin(transcripts); // the transcript directive: lab runs, read once per build
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
   config.addPlugin(links); // every link within the site leads to a page and id it wrote
+  config.addPlugin(search); // the Pagefind index, written after the build
   config.addPlugin(devServer); // npm start: stale pages removed, build errors shown in the page
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101

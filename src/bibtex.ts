@@ -1,68 +1,137 @@
 // Publications come from a BibTeX file (what researchers keep and export from Scholar or DBLP).
 // The maintained @retorquere/bibtex-parser turns TeX into text; this module validates each entry and
-// shapes it for the homepage.
+// shapes it for the homepage, the list of papers and each paper's own page.
 import { parse } from "@retorquere/bibtex-parser";
 import { publicationFields } from "./schemas.ts";
 import { escapeHtml } from "./html.ts";
+import type { Lang } from "./languages.ts";
 import { contentError, formatIssues } from "./validation.ts";
+
+/** Papers are shown as published, in English, whatever the page's language. */
+export const PAPER_LANGUAGE: Lang = "en";
 
 export interface Author {
   given: string;
   family: string;
 }
 
-/** A link button; its label is the UI string publication.links.<kind>. */
+/** A link button; its label is the UI string publication.link.<kind>. */
 export interface PublicationLink {
-  kind: "paper" | "arxiv" | "doi" | "code";
+  kind: "paper" | "pdf" | "arxiv" | "doi" | "code" | "slides" | "video";
   url: string;
 }
 
 export interface Publication {
   key: string;
+  /** Names the paper's page (routes.publication), made from the citation key. */
+  slug: string;
   title: string;
   authors: Author[];
+  /** A journal article or a paper in conference proceedings. */
+  venueKind: "journal" | "conference";
   venue: string;
   year: number;
+  volume?: string;
+  /** As printed ("155–170"), and split for citation tags. */
   pages?: string;
+  firstPage?: string;
+  lastPage?: string;
+  address?: string;
   award?: string;
+  doi?: string;
+  arxiv?: string;
+  /** A PDF anyone can read: arXiv's, for an e-print. */
+  pdf?: string;
+  /** The public abstract's paragraphs, and the page (one of `links`) it was copied from. */
+  abstract?: string[];
+  abstractSource?: PublicationLink;
   links: PublicationLink[];
   /** The entry as written in the file, without this site's own fields, for readers to copy. */
   bibtex: string;
 }
 
-/** Fields this site adds to BibTeX for its own use; a reader's reference manager needs none of them. */
-const SITE_ONLY_FIELDS = ["code", "award"];
-const siteOnlyField = new RegExp(`^[ \\t]*(?:${SITE_ONLY_FIELDS.join("|")})[ \\t]*=[ \\t]*(?:\\{[^{}]*\\}|"[^"]*")[ \\t]*,?[ \\t]*\\r?\\n`, "gim");
+/**
+ * Fields a reader's reference manager has no use for: links and notes this site adds for its own
+ * pages, and the abstract (shown on the paper's page, and long).
+ */
+const SITE_ONLY_FIELDS = new Set(["code", "slides", "video", "award", "abstract", "abstracturl"]);
+
+/**
+ * The entry without the named fields. Values may hold nested braces (an abstract's `{LLM}`), so
+ * each value is read to its matching brace or quote rather than matched by a pattern.
+ */
+export function withoutFields(input: string, names: ReadonlySet<string>): string {
+  const field = /^[ \t]*([A-Za-z][\w-]*)[ \t]*=[ \t]*/gm;
+  let out = "";
+  let kept = 0;
+  for (let match = field.exec(input); match; match = field.exec(input)) {
+    let end = match.index + match[0].length;
+    if (input[end] === "{" || input[end] === '"') {
+      const close = input[end] === "{" ? "}" : '"';
+      let depth = 0;
+      for (end += 1; end < input.length && !(depth === 0 && input[end] === close); end++) {
+        if (input[end] === "{") depth++;
+        else if (input[end] === "}") depth--;
+      }
+      end += 1;
+    } else {
+      while (end < input.length && /[\w.-]/.test(input[end]!)) end++;
+    }
+    field.lastIndex = end;
+    if (!names.has(match[1]!.toLowerCase())) continue;
+    // The field, its comma and the rest of its line.
+    const rest = /^[ \t]*,?[ \t]*\r?\n?/.exec(input.slice(end))![0];
+    out += input.slice(kept, match.index);
+    kept = end + rest.length;
+  }
+  return out + input.slice(kept);
+}
 
 /** The entry as a reader would cite it: the file's text without the site-only fields. */
 export const citableBibtex = (input: string): string =>
-  input
-    .replace(siteOnlyField, "")
+  withoutFields(input, SITE_ONLY_FIELDS)
     .trim()
     .replace(/,(\s*\})$/, "$1");
 
-function linksOf(fields: ReturnType<typeof publicationFields.parse>): PublicationLink[] {
+/** `Ren2024:SMART` → `ren2024-smart`: the paper's address. */
+export const publicationSlug = (key: string): string =>
+  key
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+type Fields = ReturnType<typeof publicationFields.parse>;
+
+function linksOf(fields: Fields, pdf: string | undefined): PublicationLink[] {
   const links: PublicationLink[] = [];
   if (fields.url) links.push({ kind: "paper", url: fields.url });
+  if (pdf) links.push({ kind: "pdf", url: pdf });
   if (fields.eprint) links.push({ kind: "arxiv", url: `https://arxiv.org/abs/${fields.eprint}` });
   if (fields.doi) links.push({ kind: "doi", url: `https://doi.org/${fields.doi}` });
-  if (fields.code) links.push({ kind: "code", url: fields.code });
+  for (const kind of ["code", "slides", "video"] as const) {
+    const url = fields[kind];
+    if (url) links.push({ kind, url });
+  }
   return links;
 }
 
 /** Parses and validates a BibTeX file; returns publications newest first (file order within a year). */
 export function parsePublications(source: string, file: string): Publication[] {
-  const library = parse(source, { sentenceCase: false, english: false });
+  // The abstract keeps its paragraphs (a blank line), which the parser marks with <p>.
+  const library = parse(source, { sentenceCase: false, english: false, fieldMode: { abstract: "richtext" } });
   const problems: string[] = library.errors.map((e) => `${file}: (syntax): ${e.error}`);
   const publications: Publication[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
 
   for (const entry of library.entries) {
-    if (seen.has(entry.key)) problems.push(`${file}: ${entry.key}: duplicate citation key`);
-    seen.add(entry.key);
+    const slug = publicationSlug(entry.key);
+    const twin = seen.get(slug);
+    if (twin !== undefined) problems.push(`${file}: ${entry.key}: ${twin === entry.key ? "duplicate citation key" : `has the same address as ${twin} (/${slug}/)`}`);
+    seen.set(slug, entry.key);
     const raw = {
       ...entry.fields,
       author: entry.fields.author?.map((a) => ({ given: a.firstName ?? "", family: a.lastName ?? a.name ?? "" })),
+      abstract: entry.fields.abstract?.split("<p>").map((paragraph) => paragraph.trim()),
     };
     const result = publicationFields.safeParse(raw);
     if (!result.success) {
@@ -75,15 +144,34 @@ export function parsePublications(source: string, file: string): Publication[] {
       problems.push(`${file}: ${entry.key}.journal: a journal or booktitle is required`);
       continue;
     }
+    const pdf = fields.eprint ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
+    const links = linksOf(fields, pdf);
+    const abstractSource = fields.abstracturl ? links.find((l) => l.url === fields.abstracturl) : undefined;
+    if (fields.abstracturl && !abstractSource) {
+      problems.push(`${file}: ${entry.key}.abstracturl: must be one of the entry's own links (${links.map((l) => l.url).join(", ") || "it has none"}): an abstract comes from the paper's page`);
+      continue;
+    }
+    const [firstPage, lastPage] = fields.pages?.split(/\s*[–-]+\s*/) ?? [];
     publications.push({
       key: entry.key,
+      slug,
       title: fields.title,
       authors: fields.author,
+      venueKind: fields.journal ? "journal" : "conference",
       venue,
       year: fields.year,
+      volume: fields.volume,
       pages: fields.pages,
+      firstPage,
+      lastPage,
+      address: fields.address,
       award: fields.award,
-      links: linksOf(fields),
+      doi: fields.doi,
+      arxiv: fields.eprint,
+      pdf,
+      abstract: fields.abstract,
+      abstractSource,
+      links,
       bibtex: citableBibtex(entry.input),
     });
   }

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { PUBLIC_DIR } from "./assets.ts";
-import { parsePublications } from "./bibtex.ts";
+import { parsePublications, type Publication } from "./bibtex.ts";
 import { Blog, postKind, postSlug, postUrl } from "./blog.ts";
 import { loadEntries, readContentFile, type CollectionItem, type Entry, type Kind } from "./content.ts";
 import { buildCourse, checkGlossary, COURSE_DIR, lessonKind, lessonLocation, Syllabus } from "./course.ts";
@@ -18,6 +18,7 @@ import { strings } from "./i18n.ts";
 import { LANGUAGE_CODES } from "./languages.ts";
 import { brokenLinks, idsIn, recordedLinks } from "./links.ts";
 import { createMarkdown } from "./markdown.ts";
+import { publicationPages } from "./publications.ts";
 import type { CourseData, GlossaryTerm } from "./schemas.ts";
 import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
 import { ContentError, contentError } from "./validation.ts";
@@ -122,6 +123,7 @@ export function checkProject(): CheckReport {
     routes.courseFeed(),
     ...(blog ? [...blog.listPages(), ...blog.tagPages()].map((p) => p.url) : []),
     ...(syllabus ? [...syllabus.pageUrls(), ...syllabus.redirects().map((r) => r.url)] : []),
+    ...(Array.isArray(data.publications) ? publicationPages(data.publications as Publication[]).map((p) => p.url) : []),
     ...filesUnder(EXAMPLES_DIR).map((f) => routes.example(path.basename(f))),
     ...filesUnder(PUBLIC_DIR).map((f) => routes.asset(path.relative(PUBLIC_DIR, f))),
     ...pages.filter((p) => !p.draft).map((p) => p.url),

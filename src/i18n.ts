@@ -39,19 +39,35 @@ const pluralOf = (lang: Lang, count: number): string => {
 
 export type Params = Record<string, string | number>;
 
+/** What `lang`'s table holds at a dotted key: a string, a plural string's forms, or nothing. */
+function lookup(lang: Lang, key: string): unknown {
+  let value: unknown = strings(lang);
+  for (const part of key.split(".")) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}
+
 /**
  * The string at `key` (dotted, such as "post.minutes") in `lang`, with {placeholders} filled in. A
  * plural string picks its form by `params.count`. A key that no table has is a bug: it throws.
  */
 export function t(lang: Lang, key: string, params: Params = {}): string {
-  let value: unknown = strings(lang);
-  for (const part of key.split(".")) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
+  let value = lookup(lang, key);
   if (value !== null && typeof value === "object") {
     if (typeof params.count !== "number") throw contentError([`${stringsFile(lang)}: ${key}: is a plural string; pass a count`]);
     value = (value as Record<string, string>)[pluralOf(lang, params.count)];
   }
   if (typeof value !== "string") throw contentError([`${stringsFile(lang)}: ${key}: no such string`]);
   return value.replace(/\{(\w+)\}/g, (all, name: string) => (name in params ? String(params[name]) : all));
+}
+
+/**
+ * A plural string's forms as written, {placeholders} unfilled: for a script that counts in the
+ * browser (it picks the form with Intl.PluralRules for the page's language).
+ */
+export function pluralForms(lang: Lang, key: string): Record<string, string> {
+  const value = lookup(lang, key);
+  if (value === null || typeof value !== "object") throw contentError([`${stringsFile(lang)}: ${key}: is not a plural string`]);
+  return value as Record<string, string>;
 }
 
 /** `t` as HTML: the string escaped, with `html` placeholders filled in with markup as given. */
@@ -65,5 +81,6 @@ export default function i18n(config: UserConfig): void {
   config.on("eleventy.before", () => (tables = undefined));
   config.addWatchTarget(`${STRINGS_DIR}/`);
   config.addFilter("t", (key: string, lang: Lang, params?: Params) => t(lang, key, params));
+  config.addFilter("pluralForms", (key: string, lang: Lang) => pluralForms(lang, key));
   config.addGlobalData("languages", () => LANGUAGE_CODES);
 }

@@ -6,6 +6,7 @@ import { pageSchema, type PageData } from "./schemas.ts";
 import type { Head } from "./content.ts";
 import { writtenFrontMatter } from "./content.ts";
 import { t } from "./i18n.ts";
+import { authorsText, type PublicationPage } from "./publications.ts";
 import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
 import { pageRoutes, type RouteName } from "./urls.ts";
 import { contentError, relativeFile, validate } from "./validation.ts";
@@ -15,6 +16,8 @@ interface PageContext {
   site: Site;
   course: CourseData;
   listPage?: { pageNumber: number; tag?: string; total?: number };
+  /** On a paper's page: the paper it shows. */
+  paperPage?: PublicationPage;
 }
 
 const paged = (title: string, { lang, listPage }: PageContext) =>
@@ -30,6 +33,11 @@ const HEADS: Partial<Record<RouteName, (c: PageContext) => Head>> = {
     type: "website",
   }),
   course: (c) => ({ title: c.course.title, description: c.course.description, type: "website" }),
+  publication: ({ lang, paperPage }) => {
+    if (!paperPage) throw new Error("a paper's page paginates over collections.publicationPages");
+    const { paper } = paperPage;
+    return { title: paper.title, description: t(lang, "pages.publication.description", { venue: paper.venue, year: paper.year, authors: authorsText(paper) }), type: "article" };
+  },
 };
 
 export function pageHead(route: RouteName, context: PageContext): Head {
@@ -72,6 +80,7 @@ export function pageDataHook(data: PageDataIn): void {
   const lang = isLang(itemLang) ? itemLang : isLang(data.lang) ? data.lang : DEFAULT_LANGUAGE;
   data.lang = lang;
   if (written.layout) {
-    data.head = pageHead(written.route, { lang, site: data.site as Site, course: data.course as CourseData, listPage: data.listPage as PageContext["listPage"] });
+    const paperPage = written.route === "publication" ? (item as PublicationPage) : undefined;
+    data.head = pageHead(written.route, { lang, site: data.site as Site, course: data.course as CourseData, listPage: data.listPage as PageContext["listPage"], paperPage });
   }
 }

@@ -123,30 +123,46 @@ const timelineEntry = z
 export const timelineSchema = z.array(timelineEntry).min(1, "needs at least one entry");
 
 // One BibTeX entry, after the parser has turned TeX into text (see ./bibtex.ts).
-export const publicationFields = z.strictObject({
-  title: text,
-  author: z.array(z.strictObject({ given: z.string(), family: text })).min(1, "needs at least one author"),
-  year: z.string().regex(/^\d{4}$/, "must be a four-digit year").transform(Number),
-  journal: text.optional(),
-  booktitle: text.optional(),
-  pages: text.optional(),
-  address: text.optional(),
-  publisher: text.optional(),
-  volume: text.optional(),
-  number: text.optional(),
-  month: text.optional(),
-  note: text.optional(),
-  series: text.optional(),
-  location: text.optional(),
-  organization: text.optional(),
-  // Links: each becomes a button. Anything else is an unknown field, so a typo cannot vanish silently.
-  url: httpsUrl.optional(),
-  doi: z.string().regex(/^10\.\d{4,9}\/\S+$/, "must be a bare DOI such as 10.1145/3617232.3624857").optional(),
-  eprint: z.string().regex(/^\d{4}\.\d{4,5}$/, "must be an arXiv identifier such as 2407.00079").optional(),
-  archiveprefix: z.literal("arXiv", "only arXiv e-prints are supported").optional(),
-  code: httpsUrl.optional(),
-  award: text.optional(),
-});
+export const publicationFields = z
+  .strictObject({
+    title: text,
+    author: z.array(z.strictObject({ given: z.string(), family: text })).min(1, "needs at least one author"),
+    year: z.string().regex(/^\d{4}$/, "must be a four-digit year").transform(Number),
+    journal: text.optional(),
+    booktitle: text.optional(),
+    pages: text.optional(),
+    address: text.optional(),
+    publisher: text.optional(),
+    volume: text.optional(),
+    number: text.optional(),
+    month: text.optional(),
+    note: text.optional(),
+    series: text.optional(),
+    location: text.optional(),
+    organization: text.optional(),
+    // Links: each becomes a button. Anything else is an unknown field, so a typo cannot vanish silently.
+    url: httpsUrl.optional(),
+    doi: z.string().regex(/^10\.\d{4,9}\/\S+$/, "must be a bare DOI such as 10.1145/3617232.3624857").optional(),
+    eprint: z.string().regex(/^\d{4}\.\d{4,5}$/, "must be an arXiv identifier such as 2407.00079").optional(),
+    archiveprefix: z.literal("arXiv", "only arXiv e-prints are supported").optional(),
+    code: httpsUrl.optional(),
+    slides: httpsUrl.optional(),
+    video: httpsUrl.optional(),
+    award: text.optional(),
+    /**
+     * The public abstract, copied from the paper's own page (`abstracturl`, one of the entry's links);
+     * paragraphs are separated by a blank line.
+     */
+    abstract: z
+      .array(text.refine((s) => !/[<>]/.test(s), "must be plain text: paragraphs separated by a blank line, no other markup"))
+      .min(1)
+      .optional(),
+    abstracturl: httpsUrl.optional(),
+  })
+  .refine((f) => (f.abstract === undefined) === (f.abstracturl === undefined), {
+    message: "abstract and abstracturl go together: an abstract names the page it was copied from",
+    path: ["abstracturl"],
+  });
 
 // _data/course.yaml: the RDMA 101 course and its parts (lessons are files; see ./course.ts).
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lower-case slug such as getting-started");

@@ -41,6 +41,11 @@ export const routes = {
   legacyCourseRoot: () => LEGACY_COURSE,
   figures: () => "/figures/",
   images: () => "/img/",
+  /** Social cards (see ./cards.ts), each named by the hash of what it shows. */
+  cards: () => "/img/cards/",
+  card: (hash: string) => `/img/cards/${hash}.png`,
+  /** Pagefind's index and scripts, written after the build (see ./search.ts). */
+  searchIndex: () => "/pagefind/",
   /** Folders whose files change their URL when their content changes, so hosts may cache them for good. */
   immutable: () => ["/css/", "/js/", "/img/", "/figures/"],
   /** A file from public/ (see ./assets.ts for cache busting). */
@@ -78,7 +83,9 @@ export const pageRoutes: Partial<Record<RouteName, (lang: Lang) => string>> = {
 /** The sections whose pages exist in every language; a language switch elsewhere has no target. */
 const TRANSLATED_SECTIONS: { test: RegExp; home: (lang: Lang) => string }[] = [
   { test: /^\/(?:posts|tags|archives)\//, home: routes.posts },
-  { test: /^\/(?:$|subscribe\/|search\/|publications\/)/, home: routes.home },
+  // A paper's page exists once, in English as published; the list of papers exists in every language.
+  { test: /^\/publications\//, home: routes.publications },
+  { test: /^\/(?:$|subscribe\/|search\/)/, home: routes.home },
 ];
 
 /** The language a site path belongs to, by its first segment. */

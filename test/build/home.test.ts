@@ -58,6 +58,7 @@ describe.each(homes)("homepage (%s)", (lang, url) => {
     items.forEach((li, i) => {
       const paper = papers[i]!;
       expect(text(li.querySelector(".pub-title"))).toBe(paper.title);
+      expect(li.querySelector(".pub-title a")?.getAttribute("href"), "links to the paper's page").toBe(`${url}publications/${paper.slug}/`);
       expect(text(li.querySelector(".pub-venue"))).toBe(`${paper.venue}, ${paper.year}${paper.award ? ` ${paper.award}` : ""}`);
       expect(text(li.querySelector(".pub-authors"))).toBe(paper.authors.map((a) => `${a.given} ${a.family}`.trim()).join(", "));
       expect([...li.querySelectorAll(".pub-authors strong.self")].map(text)).toEqual(["Feng Ren"]);

@@ -47,7 +47,9 @@ function referencesIn(file: string, source: string): string[] {
     ].filter(Boolean);
   }
   if (file.endsWith(".json")) {
-    const feed = JSON.parse(source) as { home_page_url: string; feed_url: string; authors?: { url?: string }[]; items: { url: string; id: string; content_html: string }[] };
+    const feed = JSON.parse(source) as { version?: string; home_page_url: string; feed_url: string; authors?: { url?: string }[]; items: { url: string; id: string; content_html: string }[] };
+    // Other JSON (the search index's manifest) is read by its own script, not by readers.
+    if (!feed.version?.startsWith("https://jsonfeed.org/")) return [];
     return [feed.home_page_url, feed.feed_url, ...(feed.authors ?? []).flatMap((a) => (a.url ? [a.url] : [])), ...feed.items.flatMap((i) => [i.url, i.id, ...htmlRefs(i.content_html)])];
   }
   if (file.endsWith("robots.txt")) return [...source.matchAll(/^Sitemap:\s*(\S+)/gm)].map((m) => m[1]!);

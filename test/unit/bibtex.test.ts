@@ -46,6 +46,20 @@ describe("parsePublications", () => {
     expect(copied!.bibtex).not.toMatch(/code|award/i);
   });
 
+  it("keeps an abstract's paragraphs and names the link it was copied from", () => {
+    const [paper] = parsePublications(entry("k", "  year = {2020},\n  url = {https://example.org/p},\n  abstracturl = {https://example.org/p},\n  abstract = {First {LLM} paragraph.\n\n     Second, 59\\%.}\n"), "f.bib");
+    expect(paper!.abstract).toEqual(["First LLM paragraph.", "Second, 59%."]);
+    expect(paper!.abstractSource).toEqual({ kind: "paper", url: "https://example.org/p" });
+    expect(paper!.bibtex).not.toMatch(/abstract/i);
+    expect(paper!.bibtex).toMatch(/url = \{https:\/\/example.org\/p\}\n\}$/);
+  });
+
+  it("gives each paper an address from its key, and splits its pages for citation tags", () => {
+    const [paper] = parsePublications(entry("Ren2024:SMART", "  year = {2020},\n  pages = {351--367},\n"), "f.bib");
+    expect(paper!.slug).toBe("ren2024-smart");
+    expect([paper!.firstPage, paper!.lastPage]).toEqual(["351", "367"]);
+  });
+
   it("keeps full author lists in order", () => {
     const [paper] = parsePublications(entry("k", "  year = {2020},\n").replace("author = {Ren, Feng}", "author = {Ren, Feng and Qin, Ruoyu and Zhang, Mingxing}"), "f.bib");
     expect(paper!.authors.map(authorName)).toEqual(["Feng Ren", "Ruoyu Qin", "Mingxing Zhang"]);
@@ -55,6 +69,7 @@ describe("parsePublications", () => {
     const [all] = parsePublications(entry("k", "  year = {2020},\n  code = {https://example.org/c},\n  doi = {10.1145/1.2},\n  eprint = {2407.00079},\n  archiveprefix = {arXiv},\n  url = {https://example.org/p},\n"), "f.bib");
     expect(all!.links).toEqual([
       { kind: "paper", url: "https://example.org/p" },
+      { kind: "pdf", url: "https://arxiv.org/pdf/2407.00079" },
       { kind: "arxiv", url: "https://arxiv.org/abs/2407.00079" },
       { kind: "doi", url: "https://doi.org/10.1145/1.2" },
       { kind: "code", url: "https://example.org/c" },
@@ -68,9 +83,12 @@ describe("parsePublications", () => {
     ["@article{k, title={T}, author={A, B}, journal={J}}", "pubs.bib: k.year: is required"],
     ["@article{k, title={T}, author={A, B}, journal={J}, year={20x0}}", "pubs.bib: k.year: must be a four-digit year"],
     ["@article{k, title={T}, author={A, B}, year={2020}}", "pubs.bib: k.journal: a journal or booktitle is required"],
-    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, slides={https://x.org}}", "pubs.bib: k.slides: unknown field"],
+    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, poster={https://x.org}}", "pubs.bib: k.poster: unknown field"],
     ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, doi={https://doi.org/10.1/x}}", "pubs.bib: k.doi: must be a bare DOI"],
     ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}}\n@article{k, title={T}, author={A, B}, journal={J}, year={2021}}", "pubs.bib: k: duplicate citation key"],
+    ["@article{Ren:K, title={T}, author={A, B}, journal={J}, year={2020}}\n@article{ren-k, title={T}, author={A, B}, journal={J}, year={2021}}", "pubs.bib: ren-k: has the same address as Ren:K"],
+    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, abstract={Text.}}", "pubs.bib: k.abstracturl: abstract and abstracturl go together"],
+    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, url={https://x.org/p}, abstract={Text.}, abstracturl={https://x.org/other}}", "pubs.bib: k.abstracturl: must be one of the entry's own links"],
     ["", "pubs.bib: (file): holds no entries"],
   ])("rejects %j", (source, message) => {
     expect(errorOf(() => parsePublications(source, "pubs.bib"))).toContain(message);

@@ -1,0 +1,105 @@
+// Search as a reader uses it, in Chromium: a course term finds its lesson, a Chinese query finds a
+// Chinese page, the section filter narrows results, all by keyboard; without JavaScript the page
+// says where to browse instead. Nothing is requested from another origin, and the CSP lets it run.
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { t } from "../../src/i18n.ts";
+import { routes } from "../../src/urls.ts";
+import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
+import { loadPage, pageUrls } from "../support/site.ts";
+
+const site = browserOnSite();
+const glossary = parse(readFileSync("_data/glossary.yaml", "utf8")) as { term: string; lesson: string }[];
+
+/** Types a query as a person does and waits for the results to settle. */
+async function searchFor(page: Page, query: string) {
+  await page.locator("#search-query").fill("");
+  await page.keyboard.type(query);
+  // The status names the query it answers: results for a half-typed query never count.
+  await page.waitForFunction((q) => document.querySelector(".search-status")!.textContent!.includes(`“${q}”`), query);
+  return results(page);
+}
+const results = (page: Page) =>
+  page.$$eval(".search-results > li", (items) => items.map((li) => ({ section: li.querySelector(".search-section")!.textContent, href: new URL(li.querySelector("a")!.href).pathname })));
+
+describe("search", () => {
+  it("finds a course term's lesson (and the glossary) from the keyboard, and opens it with Enter", async () => {
+    const term = glossary.find((g) => /^queue pair/i.test(g.term))!;
+    const [part, lesson] = term.lesson.split("/") as [string, string];
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    expect(await page.locator(".search-needs-script").isVisible()).toBe(false);
+    // The query field has focus on arrival: typing searches.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("search-query");
+    const found = await searchFor(page, "queue pair");
+    expect(found.map((r) => r.href)).toContain(routes.lesson(part, lesson));
+    expect(found.map((r) => r.href)).toContain(routes.glossary());
+    for (const r of found) expect(r.section).toBeTruthy();
+    // Tab from the field to the first result link, then Enter follows it.
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => document.activeElement?.closest(".search-results") !== null)) break;
+    }
+    const target = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).href);
+    await Promise.all([page.waitForURL(target), page.keyboard.press("Enter")]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("narrows results to one section, and keeps query and section in the address", async () => {
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    const all = await searchFor(page, "Mooncake");
+    const sections = new Set(all.map((r) => r.section));
+    expect(sections.size).toBeGreaterThan(1);
+    const publications = t("en", "nav.publications");
+    await page.getByLabel(publications, { exact: true }).check();
+    await page.waitForFunction((label) => [...document.querySelectorAll(".search-section")].every((s) => s.textContent === label), publications);
+    const narrowed = await results(page);
+    expect(narrowed.length).toBeGreaterThan(0);
+    for (const r of narrowed) expect(r.href).toMatch(/^\/publications\/[^/]+\/$/);
+    expect(new URL(page.url()).searchParams.get("section")).toBe(publications);
+    // Coming back to the address shows the same search.
+    await page.reload();
+    await expect.poll(async () => (await results(page)).map((r) => r.href)).toEqual(narrowed.map((r) => r.href));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("finds a Chinese page from a Chinese query, in the Chinese index only", async () => {
+    // A Chinese word from the heading of a Chinese page that is indexed.
+    const zhPages = (await pageUrls()).filter((url) => url.startsWith("/zh/") && loadPage(url).querySelector("[data-pagefind-body]"));
+    expect(zhPages.length).toBeGreaterThan(0);
+    const [url, word] = zhPages
+      .map((u) => [u, [...loadPage(u).querySelectorAll("[data-pagefind-body] :is(h1, h2)")].map((h) => h.textContent!.match(/\p{Script=Han}{2,}/u)?.[0]).find(Boolean)] as const)
+      .find(([, w]) => w)!;
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/zh/search/`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    const found = await searchFor(page, word!);
+    expect(found.map((r) => r.href)).toContain(url);
+    for (const r of found) expect(r.href.startsWith("/zh/")).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it.each(["light", "dark"] as const)("meets WCAG 2.2 AA with results shown, in %s", async (colorScheme) => {
+    const { page, context } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone, colorScheme });
+    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    expect((await searchFor(page, "queue pair")).length).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("without JavaScript, says where to browse instead and shows no dead form", async () => {
+    const context = await site.browser.newContext({ javaScriptEnabled: false, viewport: viewports.desktop });
+    const page = await context.newPage();
+    await page.goto(`${site.server.origin}/search/`);
+    expect(await page.locator(".search-form").isVisible()).toBe(false);
+    const message = page.locator(".search-needs-script");
+    expect(await message.isVisible()).toBe(true);
+    expect(await message.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([routes.posts(), routes.course(), routes.publications()]);
+    await context.close();
+  });
+});

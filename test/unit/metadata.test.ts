@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parsePublications } from "../../src/bibtex.ts";
+import { breadcrumbs, jsonLdHtml, structuredData } from "../../src/metadata.ts";
+
+const site = { url: "https://example.org", timezone: "Asia/Shanghai" } as never;
+const profile = { names: { en: "Feng Ren", zh: "任峰" }, headline: { en: "Researcher", zh: "研究者" }, links: [{ url: "https://github.com/alogfans" }, {}] };
+const course = { title: "RDMA 101", description: "A course." } as never;
+const [paper] = parsePublications("@inproceedings{k, title={A Paper}, author={Ren, Feng}, booktitle={B}, year={2024}, pages={1--9}}", "f.bib") as [never];
+
+describe("structured data", () => {
+  it("describes the homepage's person with the profiles elsewhere as sameAs, and the other name", () => {
+    const [person, ...rest] = structuredData({ url: "/zh/", lang: "zh", head: { description: "", type: "website" }, route: "home" }, { site, profile, course });
+    expect(rest).toEqual([]);
+    expect(person).toMatchObject({ "@context": "https://schema.org", "@type": "Person", name: "任峰", alternateName: ["Feng Ren"], url: "https://example.org/zh/", sameAs: ["https://github.com/alogfans"] });
+  });
+
+  it("describes a paper and its breadcrumbs with absolute addresses", () => {
+    const facts = { url: "/publications/k/", lang: "en", head: { title: "A Paper", description: "", type: "article" }, paper } as const;
+    const [article, trail] = structuredData(facts, { site, profile, course });
+    expect(article).toMatchObject({ "@type": "ScholarlyArticle", headline: "A Paper", datePublished: "2024", pageStart: "1", pageEnd: "9", url: "https://example.org/publications/k/" });
+    expect(trail).toMatchObject({ "@type": "BreadcrumbList" });
+    expect((trail!.itemListElement as { item: string }[]).map((i) => i.item)).toEqual(["https://example.org/", "https://example.org/publications/", "https://example.org/publications/k/"]);
+    expect(breadcrumbs(facts, course).at(-1)).toEqual({ name: "A Paper", url: "/publications/k/", lang: "en" });
+  });
+
+  it("gives a page that is none of the described kinds nothing", () => {
+    expect(structuredData({ url: "/tags/", lang: "en", head: { description: "", type: "website" }, route: "tags" }, { site, profile, course })).toEqual([]);
+  });
+});
+
+describe("jsonLdHtml", () => {
+  it("writes data blocks no value can break out of, which parse back to the same data", () => {
+    const thing = { name: "A </script><script>alert(1)</script>" };
+    const html = jsonLdHtml([thing]);
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(JSON.parse(html.replace(/^<script type="application\/ld\+json">|<\/script>$/g, ""))).toEqual(thing);
+  });
+});

@@ -1,0 +1,32 @@
+import { JSDOM } from "jsdom";
+import { afterEach, describe, expect, it } from "vitest";
+import { pluralForms } from "../../src/i18n.ts";
+import { noScriptHtml, searchableAttributes } from "../../src/search.ts";
+import { setPathPrefix } from "../../src/urls.ts";
+import { errorOf } from "../support/errors.ts";
+
+afterEach(() => setPathPrefix("/"));
+
+describe("search", () => {
+  it("marks a page for the index under its section, labelled in the page's language", () => {
+    const el = JSDOM.fragment(`<article${searchableAttributes("publications", "zh")}></article>`).firstElementChild!;
+    expect(el.hasAttribute("data-pagefind-body")).toBe(true);
+    expect(el.getAttribute("data-pagefind-filter")).toBe("section:论文");
+  });
+
+  it("says without JavaScript where to browse instead, linking each section under the path prefix", () => {
+    setPathPrefix("/repo/");
+    const links = [...JSDOM.fragment(`<p>${noScriptHtml("zh")}</p>`).querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")]);
+    expect(links).toEqual([
+      ["博客", "/repo/zh/posts/"],
+      ["RDMA 101", "/repo/rdma101/"],
+      ["论文", "/repo/zh/publications/"],
+    ]);
+  });
+
+  it("hands the browser a plural string's forms for the page's language, placeholders unfilled", () => {
+    expect(pluralForms("en", "search.results")).toEqual({ one: "{count} result for “{query}”", other: "{count} results for “{query}”" });
+    expect(Object.keys(pluralForms("zh", "search.results"))).toEqual(["other"]);
+    expect(errorOf(() => pluralForms("en", "search.none"))).toBe("src/i18n/en.yaml: search.none: is not a plural string");
+  });
+});
