@@ -198,7 +198,7 @@ export function cardText(facts: PageFacts, site: Site): CardText | undefined {
 
 /**
  * Writes each card into the output: copied from the cache when it was drawn before, else drawn and
- * kept there. Returns how many were drawn.
+ * kept there; a card the output holds already is left as it is. Returns how many were drawn.
  */
 export async function writeCards(cards: ReadonlyMap<string, string>, outDir: string, cacheDir = CACHE_DIR, draw = renderCard): Promise<number> {
   await mkdir(cacheDir, { recursive: true });
@@ -210,7 +210,9 @@ export async function writeCards(cards: ReadonlyMap<string, string>, outDir: str
       await writeFile(cached, draw(svg));
       drawn++;
     }
-    await copyFile(cached, path.join(outDir, routes.card(hash)));
+    // A card is named by its content's hash: one already in the output (the dev server's last build) is this card.
+    const target = path.join(outDir, routes.card(hash));
+    if (!existsSync(target)) await copyFile(cached, target);
   }
   return drawn;
 }
