@@ -20,6 +20,7 @@ import examples from "./src/examples.ts";
 import print from "./src/print.ts";
 import courseLabs from "./src/course-labs.ts";
 import lookup from "./src/lookup.ts";
+import transcripts from "./src/transcripts.ts";
 import filters from "./src/filters.ts";
 import assets from "./src/assets.ts";
 import security from "./src/security.ts";
@@ -27,6 +28,7 @@ import links from "./src/links.ts";
 import search from "./src/search.ts";
 import cards from "./src/cards.ts";
 import lastmod from "./src/lastmod.ts";
+import devServer from "./src/dev-server.ts";
 
 export default function (config: UserConfig) {
   config.addPlugin(output); // production builds: exactly the site, or nothing when they fail
@@ -51,15 +53,17 @@ export default function (config: UserConfig) {
   config.addPlugin(metadata); // breadcrumbs and JSON-LD for search engines
   config.addPlugin(lastmod); // the sitemap's lastmod, from git history
   config.addPlugin(cards); // social cards: a PNG per post, lesson and paper, drawn once per content
+  config.addPlugin(transcripts); // the transcript directive: lab runs, read once per build
   config.addPlugin(filters); // dates, languages and small template helpers
   config.addPlugin(assets); // public/ and cache-busting URLs
   config.addPlugin(security); // Content-Security-Policy
   config.addPlugin(links); // every link within the site leads to a page and id it wrote
   config.addPlugin(search); // the Pagefind index, written after the build
+  config.addPlugin(devServer); // npm start: stale pages removed, build errors shown in the page
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.
-  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
+  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/dev/**", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
     config.ignores.add(ignored);
   }
 }

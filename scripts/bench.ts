@@ -1,48 +1,164 @@
-// `npm run bench`: how long the real site takes to build with 1,000 extra posts, against a minimal
-// Eleventy build of the same 1,000 Markdown files (no config at all). The goal is at most 2x.
-// Timing depends on the machine, so this is a benchmark to read, not a test.
+// `npm run bench`: the cost of building the site as it grows. For each size N, a temporary copy of
+// the project gets N synthetic posts and 100 lessons (./bench-corpus.ts: the same text on every run),
+// and is built with the real configuration, exactly as `npm run build`; a minimal Eleventy site (the
+// same Markdown files, one Nunjucks layout, no configuration or plugins, plain node) is built in
+// alternation with it, several rounds. It prints wall and CPU time, pages per second and peak memory
+// (GNU time), the medians of the ratios ours/minimal, and, on the largest copy, the time from saving
+// a post to the dev server's reload. Timing depends on the machine and its load: a benchmark to
+// read (docs/performance.md), not a test.
+//
+//   npm run bench                          N = 250, 500, 1000; 3 rounds; the dev-server measure
+//   npm run bench -- --posts=100 --rounds=1 --no-serve     a quick run
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { copyProject, projectRoot } from "../test/support/eleventy.ts";
+import { startDevServer, waitForServer } from "../test/support/dev-server.ts";
+import { addCorpus, minimalSite, post, postFile } from "./bench-corpus.ts";
 
-const POSTS = Number(process.env.BENCH_POSTS ?? 1000);
-const GOAL = 2;
+const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const SIZES = (option("posts") ?? "250,500,1000").split(",").map(Number);
+const ROUNDS = Number(option("rounds") ?? 3);
+const LESSONS = Number(option("lessons") ?? 100);
+const SERVE = !process.argv.includes("--no-serve");
+const EDITS = 5;
+const TARGET = { ratio: 2, peakMiB: 350, editMs: 300 };
+const TIME = "/usr/bin/time";
 
-const body = (i: number) =>
-  `## Section one\n\n${"Words about moving data between machines with RDMA. ".repeat(40)}\n\n` +
-  "```c\nint main(void) { return 0; }\n```\n\n" +
-  `## Section two\n\nPost ${i} with a formula $a^2 + b^2 = c^2$ and a [link](/posts/).\n\n## Section three\n\nThe end.\n`;
-
-async function writePosts(dir: string, frontMatter: (i: number) => string) {
-  await mkdir(dir, { recursive: true });
-  await Promise.all(
-    Array.from({ length: POSTS }, (_, i) => writeFile(path.join(dir, `bench-${i}.md`), `---\n${frontMatter(i)}---\n${body(i)}`)),
-  );
+interface Run {
+  wall: number;
+  cpu: number;
+  peakMiB: number;
+  pages: number;
 }
 
-function timeBuild(cwd: string, args: string[]): number {
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, ELEVENTY_ENV: "production" } });
-  if (run.status !== 0) throw new Error(`build failed in ${cwd}:\n${run.stdout}${run.stderr}`);
-  return Number(process.hrtime.bigint() - start) / 1e9;
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The command of an npm script, run with this node: `node --import tsx x.cjs …` → [`--import`, `tsx`, `x.cjs`, …]. */
+function scriptArgs(name: string): string[] {
+  const command = (JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[name]!;
+  const [program, ...args] = command.split(/\s+/);
+  if (program !== "node") throw new Error(`npm run ${name} does not start with node: ${command}`);
+  return args;
 }
 
-const site = await copyProject();
-const minimal = await mkdtemp(path.join(tmpdir(), "bench-minimal-"));
-try {
-  const date = (i: number) => new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
-  await writePosts(path.join(site, "posts/blog"), (i) => `title: Bench ${i}\ndate: ${date(i)}\ndescription: Benchmark post ${i}.\ntags: [bench, t${i % 20}]\n`);
-  await writePosts(path.join(minimal, "posts"), (i) => `title: Bench ${i}\n`);
-  await symlink(path.join(projectRoot, "node_modules"), path.join(minimal, "node_modules"), "dir");
-
-  const eleventy = "node_modules/@11ty/eleventy/cmd.cjs";
-  const siteSeconds = timeBuild(site, ["--import", "tsx", eleventy, "--config=.eleventy.ts", "--quiet"]);
-  const minimalSeconds = timeBuild(minimal, [eleventy, "--quiet"]);
-  const ratio = siteSeconds / minimalSeconds;
-  console.log(`${POSTS} posts: site ${siteSeconds.toFixed(1)} s, minimal Eleventy ${minimalSeconds.toFixed(1)} s, ratio ${ratio.toFixed(2)} (goal ≤ ${GOAL})`);
-} finally {
-  await rm(site, { recursive: true, force: true });
-  await rm(minimal, { recursive: true, force: true });
+/** One clean build in `cwd` (its _site removed first), measured by GNU time. */
+async function build(cwd: string, args: string[]): Promise<Run> {
+  await rm(path.join(cwd, "_site"), { recursive: true, force: true });
+  const run = spawnSync(TIME, ["-f", "BENCH %e %U %S %M", process.execPath, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, ELEVENTY_ENV: "production" } });
+  const usage = run.stderr.match(/^BENCH (\S+) (\S+) (\S+) (\d+)$/m);
+  if (run.status !== 0 || !usage) throw new Error(`build failed in ${cwd}:\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);
+  const pages = (await readdir(path.join(cwd, "_site"), { recursive: true })).filter((f) => f.endsWith(".html")).length;
+  return { wall: Number(usage[1]), cpu: Number(usage[2]) + Number(usage[3]), peakMiB: Number(usage[4]) / 1024, pages };
 }
+
+/** The Markdown files of the corpus, as the minimal site receives them. */
+async function corpusFiles(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const file of (await readdir(path.join(dir, "posts"), { recursive: true })).map((f) => `posts/${f.split(path.sep).join("/")}`)) {
+    if (/\/bench-[^/]*\.md$|-bench-part-\d+\/.*\.md$/.test(file)) files.set(file, await readFile(path.join(dir, file), "utf8"));
+  }
+  return files;
+}
+
+/** Saves an edited post `EDITS` times on the dev server; the times until the page on disk changes and until the build ends (the reload). */
+async function editToReload(dir: string): Promise<{ page: number[]; reload: number[] }> {
+  const port = 19_000 + Math.floor(Math.random() * 1000);
+  const server = startDevServer(process.execPath, [...scriptArgs("start"), `--port=${port}`], dir);
+  const page = [];
+  const reload = [];
+  try {
+    await waitForServer(`http://127.0.0.1:${port}/`, server, 600);
+    const file = path.join(dir, postFile(0));
+    const served = path.join(dir, "_site/posts/bench-0000/index.html");
+    for (let edit = 1; edit <= EDITS; edit++) {
+      const builds = server.output().split("Watching").length;
+      const marker = `Edited ${edit} times`;
+      const start = performance.now();
+      await writeFile(file, post(0).replace(/^title: .*$/m, `title: "${marker}"`));
+      let pageAt: number | undefined;
+      while (server.output().split("Watching").length === builds) {
+        if (pageAt === undefined && existsSync(served) && readFileSync(served, "utf8").includes(marker)) pageAt = performance.now();
+        if (server.child.exitCode !== null) throw new Error(server.output());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      reload.push(performance.now() - start);
+      page.push((pageAt ?? performance.now()) - start);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    server.stop();
+  }
+  return { page, reload };
+}
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+if (!existsSync(TIME)) throw new Error(`${TIME} is missing: install GNU time (Debian: apt-get install time)`);
+console.log(`npm run bench: N = ${SIZES.join(", ")} posts + ${LESSONS} lessons, ${ROUNDS} rounds, node ${process.version}, load average ${load()}`);
+const ours = scriptArgs("build");
+const minimalArgs = ["node_modules/@11ty/eleventy/cmd.cjs"];
+const rows: string[] = [];
+/** Median CPU seconds of our build, by size: the cost of each further post is the slope between sizes. */
+const cpuBySize = new Map<number, number>();
+let largest: string | undefined;
+for (const size of SIZES) {
+  const site = await copyProject();
+  const minimal = await mkdtemp(path.join(tmpdir(), "bench-minimal-"));
+  try {
+    await addCorpus(site, size, LESSONS);
+    await minimalSite(minimal, await corpusFiles(site));
+    await symlink(path.join(projectRoot, "node_modules"), path.join(minimal, "node_modules"), "dir");
+    // A first build of each warms the disk cache and tsx's cache of compiled TypeScript.
+    await build(site, ours);
+    await build(minimal, minimalArgs);
+    const runs = { ours: [] as Run[], minimal: [] as Run[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternating, and in turn first, so that neither always runs on a warmer machine.
+      const order = round % 2 ? (["minimal", "ours"] as const) : (["ours", "minimal"] as const);
+      for (const which of order) runs[which].push(await build(which === "ours" ? site : minimal, which === "ours" ? ours : minimalArgs));
+      const [a, b] = [runs.ours.at(-1)!, runs.minimal.at(-1)!];
+      console.log(`  N=${size} round ${round + 1}: ours ${fmt(a.wall)} s (${fmt(a.cpu)} s CPU, ${fmt(a.peakMiB, 0)} MiB), minimal ${fmt(b.wall)} s (${fmt(b.cpu)} s CPU, ${fmt(b.peakMiB, 0)} MiB); load ${load()}`);
+    }
+    const m = (which: keyof typeof runs, key: keyof Run) => median(runs[which].map((r) => r[key]));
+    const ratio = (key: "wall" | "cpu") => median(runs.ours.map((r, i) => r[key] / runs.minimal[i]![key]));
+    rows.push(
+      `| ${size} | ${runs.ours[0]!.pages} / ${runs.minimal[0]!.pages} | ${fmt(m("ours", "wall"))} / ${fmt(m("minimal", "wall"))} | ${fmt(ratio("wall"))}× | ${fmt(m("ours", "cpu"))} / ${fmt(m("minimal", "cpu"))} | ${fmt(ratio("cpu"))}× | ` +
+        `${fmt(median(runs.ours.map((r) => r.pages / r.wall)), 0)} / ${fmt(median(runs.minimal.map((r) => r.pages / r.wall)), 0)} | ${fmt(m("ours", "peakMiB"), 0)} / ${fmt(m("minimal", "peakMiB"), 0)} |`,
+    );
+    cpuBySize.set(size, m("ours", "cpu"));
+  } finally {
+    await rm(minimal, { recursive: true, force: true });
+    if (size === Math.max(...SIZES) && SERVE) largest = site;
+    else await rm(site, { recursive: true, force: true });
+  }
+}
+
+console.log(`\nMedians of ${ROUNDS} rounds (ours / minimal); ratios are medians of the per-round ratios. Load average at the end: ${load()}.\n`);
+console.log("| N posts | pages | wall s | wall ratio | CPU s | CPU ratio | pages/s | peak MiB |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const row of rows) console.log(row);
+// Linear growth shows as the same CPU cost per further post between every two sizes.
+const sizes = [...cpuBySize.keys()].sort((a, b) => a - b);
+for (let i = 1; i < sizes.length; i++) {
+  const [a, b] = [sizes[i - 1]!, sizes[i]!];
+  console.log(`Our CPU per further post, N ${a} → ${b}: ${fmt(((cpuBySize.get(b)! - cpuBySize.get(a)!) / (b - a)) * 1000, 1)} ms`);
+}
+
+if (largest) {
+  try {
+    const { page, reload } = await editToReload(largest);
+    const ms = (values: number[]) => values.map((v) => fmt(v, 0)).join(", ");
+    console.log(`\nDev server at N=${Math.max(...SIZES)}: save → page rewritten ${ms(page)} ms (median ${fmt(median(page), 0)}); save → build done and reload sent ${ms(reload)} ms (median ${fmt(median(reload), 0)}; target ≤ ${TARGET.editMs}). Load ${load()}.`);
+  } finally {
+    await rm(largest, { recursive: true, force: true });
+  }
+}
+console.log(`\nTargets at N = 1000: wall ratio ≤ ${TARGET.ratio}×, peak memory ≤ ${TARGET.peakMiB} MiB, save to browser ≤ ${TARGET.editMs} ms.`);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { href, routes } from "./urls.ts";
 
-const PUBLIC_DIR = "public";
+export const PUBLIC_DIR = "public";
 const hashes = new Map<string, string>();
 
 /** The link to a file of public/ (`css/site.css`), under the path prefix, with its content hash. */

@@ -16,6 +16,12 @@ export const POSTS_PER_PAGE = 10;
 /** posts/blog for the default language, posts/blog/<lang> for each other. */
 export const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
 export const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
+/** A post's slug: its file's name, or its folder's for <slug>/index.md (what Eleventy calls fileSlug). */
+export function postSlug(file: string): string {
+  const [name = "", folder = ""] = file.replace(/\.md$/, "").split("/").reverse();
+  return name === "index" ? folder : name;
+}
+export const postUrl = (file: string): string => routes.post(postLanguage(file), postSlug(file));
 /** The file a translation translates (posts/blog/zh/a.md → posts/blog/a.md); none for a post in the default language. */
 export function originalFile(file: string): string | undefined {
   const lang = postLanguage(file);

@@ -37,6 +37,17 @@ export function parseFrontMatter(source: string, options?: { filePath?: string }
   return data as Record<string, unknown>;
 }
 
+/**
+ * A content file read outside Eleventy (`npm run check`): its front matter through the same engine,
+ * split off as Eleventy does, and its body.
+ */
+export function readContentFile(source: string, file: string): { data: Record<string, unknown>; body: string } {
+  const match = source.match(/^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/);
+  if (!match) throw contentError([`${file}: (front matter): missing; the file must start with a --- line, its fields, and a --- line`]);
+  // The engine receives the block with the newline after the opening delimiter, as from Eleventy.
+  return { data: parseFrontMatter(`\n${match[1] ?? ""}`, { filePath: file }), body: source.slice(match[0].length) };
+}
+
 export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file)?.data ?? {};
 export const bodyOffset = (file: string): number => written.get(file)?.bodyOffset ?? 0;
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { contentError } from "./validation.ts";
 
-interface Link {
+export interface Link {
   /** Where it is written: `file:line`. */
   at: string;
   /** The address of the page that holds it, for relative targets. */
@@ -31,8 +31,13 @@ export function recordLink(file: string, line: number, from: string, target: str
   links.set(file, list);
 }
 
-/** The ids in a built HTML file (the site writes attributes in double quotes). */
-const idsIn = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&")));
+/** The ids in an HTML page (the site writes attributes in double quotes). */
+export const idsIn = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&")));
+
+/** What a link may lead to: a page or file of the site, with the page's ids where they can be known. */
+export interface LinkTarget {
+  ids?: () => Set<string>;
+}
 
 /** The written file a site path is served from, or undefined. */
 function servedFile(output: string, sitePath: string): string | undefined {
@@ -42,9 +47,25 @@ function servedFile(output: string, sitePath: string): string | undefined {
   return existsSync(index) ? index : undefined;
 }
 
-/** Every recorded link that leads nowhere in the written site, as `file:line: (link): reason`. */
-export function brokenLinks(output: string, recorded: Iterable<Link>): string[] {
+/** Targets in a written site: its files, and each HTML file's ids, read once. */
+export function writtenSite(output: string): (sitePath: string) => LinkTarget | undefined {
   const ids = new Map<string, Set<string>>();
+  return (sitePath) => {
+    const file = servedFile(output, sitePath);
+    if (!file) return undefined;
+    if (!file.endsWith(".html")) return {};
+    return { ids: () => ids.get(file) ?? ids.set(file, idsIn(readFileSync(file, "utf8"))).get(file)! };
+  };
+}
+
+/** This build's links, every page's. */
+export const recordedLinks = (): Link[] => [...links.values()].flat();
+
+/**
+ * Every recorded link that leads nowhere, as `file:line: (link): reason`: to the written site when
+ * the build ends, or to the pages `npm run check` knows without building (src/check.ts).
+ */
+export function brokenLinks(recorded: Iterable<Link>, resolve: (sitePath: string) => LinkTarget | undefined): string[] {
   const problems: string[] = [];
   for (const { at, from, target } of recorded) {
     const url = new URL(target, `https://site.invalid${from}`);
@@ -55,16 +76,13 @@ export function brokenLinks(output: string, recorded: Iterable<Link>): string[] 
       problems.push(`${at}: (link): ${target} is not a valid address`);
       continue;
     }
-    const file = servedFile(output, sitePath);
-    if (!file) {
+    const found = resolve(sitePath);
+    if (!found) {
       problems.push(`${at}: (link): ${target} is no page or file of the site`);
       continue;
     }
     const fragment = decodeURIComponent(url.hash.slice(1));
-    if (!fragment || !file.endsWith(".html")) continue;
-    let found = ids.get(file);
-    if (!found) ids.set(file, (found = idsIn(readFileSync(file, "utf8"))));
-    if (!found.has(fragment)) problems.push(`${at}: (link): ${target}: the page ${sitePath} has no id '${fragment}'`);
+    if (fragment && found.ids && !found.ids().has(fragment)) problems.push(`${at}: (link): ${target}: the page ${sitePath} has no id '${fragment}'`);
   }
   return problems;
 }
@@ -74,7 +92,7 @@ export default function linkCheck(config: UserConfig): void {
     if (!incremental) links.clear();
   });
   config.on("eleventy.after", ({ directories }: { directories: { output: string } }) => {
-    const problems = brokenLinks(directories.output, [...links.values()].flat());
+    const problems = brokenLinks(recordedLinks(), writtenSite(directories.output));
     if (problems.length) throw contentError(problems);
   });
 }

@@ -6,6 +6,10 @@ import { LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { tagSlug } from "./tags.ts";
 import { routes, type RouteName } from "./urls.ts";
 
+// Most schemas validate a few values per build: compiling each to a function costs more than it saves
+// (measured: the UI string tables alone took 0.2 s to compile and check once).
+z.config({ jitless: true });
+
 const text = z.string().trim().min(1, "must not be empty");
 const plainText = (max: number) =>
   text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");

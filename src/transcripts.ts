@@ -7,12 +7,13 @@
 //   step: client        # optional: one step; every step in order when left out
 //   ```
 import { existsSync } from "node:fs";
+import type UserConfig from "@11ty/eleventy/UserConfig";
 import { readText } from "./content-safety.ts";
 import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
-import { LABS_DIR, loadRun, runFile } from "./lab/runs.ts";
+import { LABS_DIR, lessonRefs, loadRun, runFile, type LabRunFile } from "./lab/runs.ts";
 import { parseTranscript, type StepTranscript } from "./lab/transcript.ts";
 import { isLessonFile } from "./course.ts";
 import { transcriptSchema } from "./schemas.ts";
@@ -33,15 +34,30 @@ export function handWrittenOutput(file: string, lang: string): string | undefine
 /** Under every transcript: where the output comes from, and what its timings mean. */
 export const transcriptCaption = (lang: Lang): string => tHtml(lang, "transcript.caption", { command: "<code>npm run lab</code>" });
 
-/** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
-export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
-  const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
+/** Each run's manifest and captured output, read once per build: many directives name the same run. */
+const capturedRuns = new Map<string, { manifest: LabRunFile; captured: StepTranscript[] }>();
+/** The lessons a run may belong to, listed once per build. */
+let lessons: Set<string> | undefined;
+
+/** A run and its transcript, checked to match; every mistake names the page's line. */
+function capturedRun(run: string, dir: string, fail: (field: string, reason: string) => Error) {
+  const key = `${dir}/${run}`;
+  const known = capturedRuns.get(key);
+  if (known) return known;
   if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
-  const manifest = loadRun(run, dir);
+  const manifest = loadRun(run, dir, (lessons ??= lessonRefs()));
   if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
   const captured = parseTranscript(readText(manifest.transcriptFile), manifest.transcriptFile);
   const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
   if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
+  capturedRuns.set(key, { manifest, captured });
+  return { manifest, captured };
+}
+
+/** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
+export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
+  const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
+  const { manifest, captured } = capturedRun(run, dir, fail);
   const shown = { vms: manifest.vms, stepsInRun: captured.length };
   if (step === undefined) return { steps: captured, ...shown };
   const one = captured.find((s) => s.name === step);
@@ -72,3 +88,11 @@ export const transcriptDirective: Directive<typeof transcriptSchema> = {
   render: ({ run, step }, where) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang),
 };
 
+
+/** Lab runs and lessons are read afresh for each build (the dev server rebuilds after an edit). */
+export default function transcripts(config: UserConfig): void {
+  config.on("eleventy.before", () => {
+    capturedRuns.clear();
+    lessons = undefined;
+  });
+}

@@ -61,6 +61,8 @@ export const routes = {
   robots: () => "/robots.txt",
   headers: () => "/_headers",
   redirects: () => "/_redirects",
+  /** The dev server's build-error overlay (never in a production build). */
+  devBuildErrors: () => "/dev-server/build-errors.js",
 };
 export type RouteName = keyof typeof routes;
 

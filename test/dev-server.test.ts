@@ -1,12 +1,19 @@
-// `npm start` builds the site and serves it with live reload on 127.0.0.1 only.
+// `npm start` builds the site and serves it with live reload on 127.0.0.1 only; after every change
+// it serves exactly the new build (edited pages, their neighbours, lists, tags and feeds; no page of
+// a deleted post), and a failed build shows its error over the page until the file is fixed.
+import { rm, unlink, writeFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
-import { describe, expect, it } from "vitest";
-import { startDevServer, waitForServer } from "./support/dev-server.ts";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launch, watch } from "./support/browser.ts";
+import { startDevServer, waitForServer, type DevServer } from "./support/dev-server.ts";
+import { smallProject } from "./support/eleventy.ts";
 
-const PORT = 18_080 + Math.floor(Math.random() * 1000);
+const port = () => 18_080 + Math.floor(Math.random() * 1000);
 
 describe("dev server", () => {
   it("serves the built homepage on 127.0.0.1 and not on other interfaces", async () => {
+    const PORT = port();
     const server = startDevServer("npm", ["start", "--", `--port=${PORT}`]);
     try {
       const response = await waitForServer(`http://127.0.0.1:${PORT}/`, server);
@@ -20,4 +27,79 @@ describe("dev server", () => {
       server.stop();
     }
   }, 120_000);
+});
+
+describe("the writing loop", () => {
+  // Three posts of this test's own, a day apart and sharing a tag: b's neighbours are a and c.
+  const post = (title: string, day: number) => `---\ntitle: ${title}\ndate: 2020-01-0${day}\ndescription: Post ${title}.\ntags: [writing-loop]\n---\nText of ${title}.\n`;
+  let dir: string;
+  let server: DevServer;
+  let base: string;
+  const file = (slug: string) => path.join(dir, `posts/blog/${slug}.md`);
+  const get = async (url: string) => {
+    const response = await fetch(`${base}${url}`);
+    return { status: response.status, text: await response.text() };
+  };
+  /** Polls until `url` satisfies `ready` (the rebuild is done), then returns its page. */
+  async function until(url: string, ready: (page: { status: number; text: string }) => boolean) {
+    for (let i = 0; i < 240; i++) {
+      const page = await get(url);
+      if (ready(page)) return page;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`${url} never became ready; the server printed:\n${server.output()}`);
+  }
+
+  beforeAll(async () => {
+    dir = await smallProject({ posts: [], lessons: ["posts/rdma101/01-getting-started/01-why-rdma.md"] });
+    await Promise.all([writeFile(file("loop-a"), post("Loop A", 1)), writeFile(file("loop-b"), post("Loop B", 2)), writeFile(file("loop-c"), post("Loop C", 3))]);
+    const PORT = port();
+    base = `http://127.0.0.1:${PORT}`;
+    server = startDevServer("npm", ["start", "--", `--port=${PORT}`], dir);
+    expect((await waitForServer(`${base}/posts/loop-b/`, server)).status, server.output()).toBe(200);
+  }, 180_000);
+  afterAll(async () => {
+    server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("shows an edited title on the post, its neighbours, the list, the tag page and the feeds", async () => {
+    await writeFile(file("loop-b"), post("Loop B renamed", 2));
+    await until("/posts/loop-b/", (page) => page.text.includes("Loop B renamed"));
+    for (const url of ["/posts/loop-a/", "/posts/loop-c/", "/posts/", "/tags/writing-loop/", "/feed.xml", "/index.xml", "/feed.json"]) {
+      expect((await get(url)).text, url).toContain("Loop B renamed");
+    }
+  }, 120_000);
+
+  it("drops a deleted post's page, and it leaves the list, the tag page, the feeds and its neighbour", async () => {
+    await unlink(file("loop-c"));
+    await until("/posts/loop-c/", (page) => page.status === 404);
+    for (const url of ["/posts/", "/tags/writing-loop/", "/feed.xml", "/posts/loop-b/"]) {
+      const page = await get(url);
+      expect(page.status, url).toBe(200);
+      expect(page.text, url).not.toContain("Loop C");
+    }
+  }, 120_000);
+
+  it("shows a failed build's error over the page, and the fixed page once the file is fixed", async () => {
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      const problems = watch(page, base);
+      await page.goto(`${base}/posts/loop-a/`);
+      // Let the page's live-reload connections open before the change.
+      await page.waitForLoadState("networkidle");
+      await writeFile(file("loop-a"), post("Loop A", 1).replace("date: 2020-01-01", "date: 2020-13-01"));
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor({ state: "visible", timeout: 60_000 });
+      await expect(dialog.textContent()).resolves.toMatch(/posts\/blog\/loop-a\.md: date: must be an ISO date/);
+      await writeFile(file("loop-a"), post("Loop A fixed", 1));
+      await page.getByRole("heading", { level: 1, name: "Loop A fixed" }).waitFor({ timeout: 60_000 });
+      await expect(dialog.count()).resolves.toBe(0);
+      // The overlay is the site's own script: no request leaves the dev server.
+      expect(problems.filter((p) => p.startsWith("third-party"))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bodyOffset, contentCollection, Index, strayPage, loadEntries, pageDataHook, pageProblems, parseFrontMatter, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
+import { bodyOffset, contentCollection, Index, strayPage, loadEntries, pageDataHook, pageProblems, parseFrontMatter, readContentFile, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
 import { errorOf } from "../support/errors.ts";
 
 const schema = z.strictObject({ title: z.string("is required"), date: z.string().optional() });
@@ -95,5 +95,18 @@ describe("the data hook", () => {
     expect(data.thing).toBe(index.byUrl("/things/one.md/"));
     expect([data.lang, data.head]).toEqual(["en", { title: "One", description: "d", type: "article" }]);
     expect(errorOf(() => pageDataHook(kind)({ ...data, page: { inputPath: "./things/deep/x.md" } }))).toBe("things/deep/x.md: (file): not a thing: a thing is things/<name>.md");
+  });
+});
+
+describe("a content file read outside Eleventy", () => {
+  it("splits front matter from the body and counts the lines before the body", () => {
+    const { data, body } = readContentFile("---\ntitle: T\ndate: 2026-12-03\n---\nBody line\n", "things/d.md");
+    expect(data).toEqual({ title: "T", date: "2026-12-03" });
+    expect(body).toBe("Body line\n");
+    expect(bodyOffset("things/d.md")).toBe(4);
+  });
+
+  it("names the file when it has no front matter", () => {
+    expect(errorOf(() => readContentFile("Just text\n", "things/e.md"))).toMatch(/^things\/e\.md: \(front matter\): missing/);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { brokenLinks, isSitePath } from "../../src/links.ts";
+import { brokenLinks, isSitePath, writtenSite } from "../../src/links.ts";
 
 const out = mkdtempSync(path.join(tmpdir(), "links-"));
 const page = (url: string, html: string) => {
@@ -24,11 +24,11 @@ describe("links within the site", () => {
 
   it("pass when they lead to a written page, file or id, however written", () => {
     const good = ["/rdma101/glossary/#qp", "/posts/a/", "/posts/a/index.html", "#intro", "data.csv", "../a/#intro", "/posts/%E4%B8%AD%E6%96%87/", "/posts/a/?utm=x"];
-    expect(brokenLinks(out, good.map((t) => link(t)))).toEqual([]);
+    expect(brokenLinks(good.map((t) => link(t)), writtenSite(out))).toEqual([]);
   });
 
   it("name the file and line of a link to no page, no file or no id", () => {
-    expect(brokenLinks(out, [link("/posts/b/"), link("/rdma101/glossary/#qps"), link("#outro"), link("missing.csv")])).toEqual([
+    expect(brokenLinks([link("/posts/b/"), link("/rdma101/glossary/#qps"), link("#outro"), link("missing.csv")], writtenSite(out))).toEqual([
       "posts/blog/a.md:7: (link): /posts/b/ is no page or file of the site",
       "posts/blog/a.md:7: (link): /rdma101/glossary/#qps: the page /rdma101/glossary/ has no id 'qps'",
       "posts/blog/a.md:7: (link): #outro: the page /posts/a/ has no id 'outro'",

@@ -1,0 +1,52 @@
+// `npm run check` on the real project and on a copy with one mistake of each kind: every mistake is
+// reported as `file: field: reason`, all in one run, and the command fails.
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { copyProject, projectRoot } from "../support/eleventy.ts";
+
+const check = (cwd: string) => spawnSync(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts/check.ts")], { cwd, encoding: "utf8" });
+
+let copy: string | undefined;
+afterAll(() => copy && rmSync(copy, { recursive: true, force: true }));
+
+describe("npm run check", () => {
+  it("finds nothing wrong in the project as it is", () => {
+    const run = check(projectRoot);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("reports each mistake with its file and field, all in one run", async () => {
+    copy = await copyProject();
+    const at = (file: string) => path.join(copy!, file);
+    const [post, other] = readdirSync(at("posts/blog")).filter((name) => name.endsWith(".md"));
+    const lessonDir = readdirSync(at("posts/rdma101")).find((name) => /^\d+-/.test(name))!;
+    const lesson = `posts/rdma101/${lessonDir}/${readdirSync(at(`posts/rdma101/${lessonDir}`)).find((name) => /^\d+-.*\.md$/.test(name))!}`;
+    writeFileSync(at("posts/blog/bad-date.md"), "---\ntitle: T\ndate: 2026-02-30\ndescription: D\n---\nText.\n");
+    mkdirSync(at("posts/blog/folder"));
+    writeFileSync(at("posts/blog/folder/stray.md"), "---\ntitle: T\n---\nText.\n");
+    appendFileSync(at(`posts/blog/${post}`), "\n[a missing post](/posts/no-such-post/) and [a missing heading](#no-such-heading)\n");
+    appendFileSync(at(`posts/blog/${other}`), "\n```figure\nfile: x.svg\nalt: A\ncaption: C\ncolour: red\n```\n");
+    appendFileSync(at(lesson), "\nA [missing term](/rdma101/glossary/#no-such-term).\n");
+    appendFileSync(at("_data/glossary.yaml"), "- id: zz-new-term\n  term: Term\n  definition: A definition.\n  lesson: no-part/no-lesson\n");
+    writeFileSync(at("_data/site.yaml"), readFileSync(at("_data/site.yaml"), "utf8").replace(/^timezone: .*$/m, "timezone: Mars/Olympus"));
+
+    const run = check(copy);
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split("\n");
+    for (const expected of [
+      /^posts\/blog\/bad-date\.md: date: must be an ISO date/,
+      /^posts\/blog\/folder\/stray\.md: \(file\): not a post or lesson: a post is posts\/blog\/<slug>\.md/,
+      new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): /posts/no-such-post/ is no page or file of the site$`),
+      new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): #no-such-heading: the page /posts/[a-z0-9-]+/ has no id 'no-such-heading'$`),
+      new RegExp(`^posts/blog/${other}:\\d+: figure\\.colour: unknown field$`),
+      new RegExp(`^${lesson}:\\d+: \\(link\\): /rdma101/glossary/#no-such-term: the page /rdma101/glossary/ has no id 'no-such-term'$`),
+      /^_data\/glossary\.yaml: \[\d+\]\.lesson: no lesson 'no-part\/no-lesson' \(term 'zz-new-term'\)$/,
+      /^_data\/site\.yaml: timezone: must be an IANA time zone/,
+    ]) {
+      expect(lines.some((line) => expected.test(line)), `${expected} in:\n${run.stderr}`).toBe(true);
+    }
+  });
+});
