@@ -34,7 +34,8 @@ const headingsOf = (html: string): Map<string, string> => new Map(tableOfContent
 
 /**
  * The index: each list's places grouped by name, in the order names first appear (APIs sorted by
- * name), each checked against its lesson's rendered headings. `renderOf` gives a lesson's HTML.
+ * name; a name's places in course order), each checked against its lesson's rendered headings.
+ * `renderOf` gives a lesson's HTML.
  */
 export function lookupIndex(data: LookupData, syllabus: Syllabus, renderOf: (lesson: Lesson) => string, file = LOOKUP_FILE): LookupIndex {
   const problems: string[] = [];
@@ -51,6 +52,14 @@ export function lookupIndex(data: LookupData, syllabus: Syllabus, renderOf: (les
       entry.places.push({ lesson, heading: place.heading, title });
       entries.set(place.name, entry);
     });
+    // A learner reads a name's places in course order, whatever order the file lists them in.
+    const order = (p: LookupPlace) => [syllabus.all.indexOf(p.lesson), [...headings.get(p.lesson)!.keys()].indexOf(p.heading)];
+    for (const entry of entries.values()) {
+      entry.places.sort((a, b) => {
+        const [x, y] = [order(a), order(b)];
+        return x[0]! - y[0]! || x[1]! - y[1]!;
+      });
+    }
     return [...entries.values()];
   };
   const index = { devices: group("devices"), apis: group("apis").sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" })), symptoms: group("symptoms") };

@@ -36,6 +36,18 @@ describe("the where-to-look index", () => {
     expect(index.symptoms.map((e) => e.name)).toEqual(["s"]);
   });
 
+  it("lists a name's places in course order, whatever order the file gives", () => {
+    const index = lookupIndex(
+      data([], [
+        { name: "s", lesson: "basics/b", heading: "errors" },
+        { name: "s", lesson: "basics/a", heading: "polling" },
+      ]),
+      syllabus,
+      renderOf,
+    );
+    expect(index.symptoms[0]!.places.map((p) => `${p.lesson.number} #${p.heading}`)).toEqual(["1.1 #polling", "1.2 #errors"]);
+  });
+
   it("names each place that is not a lesson's heading, by file and entry", () => {
     const message = errorOf(() =>
       lookupIndex(data([{ name: "a", lesson: "basics/c", heading: "polling" }], [{ name: "s", lesson: "basics/a", heading: "errors" }]), syllabus, renderOf),
