@@ -205,6 +205,11 @@ function lineInlineTokens(md: MarkdownIt): void {
   });
 }
 
+/** Calls `visit` on each token inside a block's inline content, with its index among its siblings. */
+function eachInlineToken(tokens: Token[], visit: (token: Token, index: number, siblings: Token[]) => void): void {
+  for (const block of tokens) block.children?.forEach(visit);
+}
+
 /** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
 const HAN = /\p{Script=Han}/u;
 const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
@@ -216,16 +221,14 @@ const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
 function joinCjkLines(md: MarkdownIt): void {
   const joins = (before: string, after: string) =>
     (HAN.test(before) && HAN.test(after)) || FULL_WIDTH_PUNCTUATION.test(before) || FULL_WIDTH_PUNCTUATION.test(after);
-  md.core.ruler.push("cjk-line-breaks", (state) => {
-    for (const children of state.tokens.map((t) => t.children ?? [])) {
-      children.forEach((token, i) => {
-        if (token.type !== "softbreak") return;
-        const before = children.slice(0, i).reverse().find((t) => t.content)?.content.at(-1);
-        const after = children.slice(i + 1).find((t) => t.content)?.content[0];
-        if (before && after && joins(before, after)) Object.assign(token, { type: "text", content: "" });
-      });
-    }
-  });
+  md.core.ruler.push("cjk-line-breaks", (state) =>
+    eachInlineToken(state.tokens, (token, i, children) => {
+      if (token.type !== "softbreak") return;
+      const before = children.slice(0, i).reverse().find((t) => t.content)?.content.at(-1);
+      const after = children.slice(i + 1).find((t) => t.content)?.content[0];
+      if (before && after && joins(before, after)) Object.assign(token, { type: "text", content: "" });
+    }),
+  );
 }
 
 const isFenceLine = (line: string | undefined, marker: string) => {
@@ -304,14 +307,12 @@ function checkSource(md: MarkdownIt): void {
 function markLatinEmphasis(md: MarkdownIt): void {
   md.core.ruler.push("latin-emphasis", (state) => {
     if (renderedLang(state.env) === DEFAULT_LANGUAGE) return;
-    for (const children of state.tokens.map((t) => t.children ?? [])) {
-      children.forEach((token, i) => {
-        if (token.type !== "em_open") return;
-        const close = children.findIndex((t, j) => j > i && t.type === "em_close" && t.level === token.level);
-        const text = children.slice(i + 1, close).map((t) => t.content).join("");
-        if (/\p{Script=Latin}/u.test(text) && !HAN.test(text) && !FULL_WIDTH_PUNCTUATION.test(text)) token.attrSet("lang", languageTag(DEFAULT_LANGUAGE));
-      });
-    }
+    eachInlineToken(state.tokens, (token, i, children) => {
+      if (token.type !== "em_open") return;
+      const close = children.findIndex((t, j) => j > i && t.type === "em_close" && t.level === token.level);
+      const text = children.slice(i + 1, close).map((t) => t.content).join("");
+      if (/\p{Script=Latin}/u.test(text) && !HAN.test(text) && !FULL_WIDTH_PUNCTUATION.test(text)) token.attrSet("lang", languageTag(DEFAULT_LANGUAGE));
+    });
   });
 }
 
