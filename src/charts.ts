@@ -125,7 +125,7 @@ export function parseJson(source: string, file: string): DataTable {
 }
 
 /** Reads a data file (a project-relative path, which is also how messages name it). */
-export function readDataFile(file: string): DataTable {
+function readDataFile(file: string): DataTable {
   const source = readText(file);
   return path.extname(file) === ".json" ? parseJson(source, file) : parseCsv(source, file);
 }
@@ -220,7 +220,7 @@ export function niceTicks(low: number, high: number, count = 5): number[] {
 }
 
 /** A tick label: grouped thousands, and as many decimals as the step between ticks has. */
-export function formatTick(value: number, step: number): string {
+function formatTick(value: number, step: number): string {
   const digits = (step.toFixed(10).replace(/\.?0+$/, "").split(".")[1] ?? "").length;
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });
 }

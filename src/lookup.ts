@@ -9,7 +9,7 @@ import type { LookupData } from "./schemas.ts";
 import { tableOfContents } from "./toc.ts";
 import { contentError } from "./validation.ts";
 
-export const LOOKUP_FILE = "_data/lookup.yaml";
+const LOOKUP_FILE = "_data/lookup.yaml";
 
 export interface LookupPlace {
   lesson: Lesson;

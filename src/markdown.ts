@@ -142,7 +142,7 @@ function addCodeBlocks(md: MarkdownIt): void {
  * mode) is an error, and so is a command that would link or load a file (\\href,
  * \\includegraphics), which KaTeX would otherwise colour red and publish.
  */
-export const strictKatex = {
+const strictKatex = {
   renderToString(tex: string, options: KatexOptions = {}): string {
     const untrusted: string[] = [];
     const trust = ({ command }: { command: string }) => {

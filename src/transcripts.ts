@@ -55,7 +55,7 @@ function capturedRun(run: string, dir: string, fail: (field: string, reason: str
 }
 
 /** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
-export function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
+function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
   const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
   const { manifest, captured } = capturedRun(run, dir, fail);
   const shown = { vms: manifest.vms, stepsInRun: captured.length };
