@@ -18,6 +18,7 @@ import { strings } from "./i18n.ts";
 import { LANGUAGE_CODES } from "./languages.ts";
 import { brokenLinks, idsIn, recordedLinks } from "./links.ts";
 import { createMarkdown } from "./markdown.ts";
+import { pageFile } from "./page-files.ts";
 import { publicationPages } from "./publications.ts";
 import type { CourseData, GlossaryTerm } from "./schemas.ts";
 import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
@@ -144,10 +145,10 @@ export function checkProject(): CheckReport {
     ),
   );
 
-  // Images beside the page (the image pipeline needs the file).
+  // Images beside the page, found as the image pipeline finds them (./page-files.ts).
   for (const entry of pages) {
     for (const [, src = ""] of (rendered.get(entry.url) ?? "").matchAll(/<img\b[^>]*\ssrc="(?![a-z][a-z0-9+.-]*:|\/)([^"]+)"/gi)) {
-      if (!existsSync(path.join(path.dirname(entry.file), decodeURIComponent(src)))) problems.push(`${entry.file}: image: ${src}: no such file beside the page`);
+      attempt(() => pageFile(entry.file, decodeURI(src), (reason) => contentError([`${entry.file}: image ${src}: ${reason}`])));
     }
   }
   return { problems, files };

@@ -29,6 +29,11 @@ describe("npm run check", () => {
     writeFileSync(at("posts/blog/folder/stray.md"), "---\ntitle: T\n---\nText.\n");
     appendFileSync(at(`posts/blog/${post}`), "\n[a missing post](/posts/no-such-post/) and [a missing heading](#no-such-heading)\n");
     appendFileSync(at(`posts/blog/${other}`), "\n```figure\nfile: x.svg\nalt: A\ncaption: C\ncolour: red\n```\n");
+    appendFileSync(at(`posts/blog/${post}`), "\n![A drawing](no-such-image.png)\n");
+    // A translation shares its original's images, as in the build (src/page-files.ts).
+    const translation = readdirSync(at("posts/blog/zh")).find((name) => name.endsWith(".md"))!;
+    writeFileSync(at("posts/blog/shared-image.png"), "");
+    appendFileSync(at(`posts/blog/zh/${translation}`), "\n![示意](shared-image.png)\n");
     appendFileSync(at(lesson), "\nA [missing term](/rdma101/glossary/#no-such-term).\n");
     appendFileSync(at("_data/glossary.yaml"), "- id: zz-new-term\n  term: Term\n  definition: A definition.\n  lesson: no-part/no-lesson\n");
     writeFileSync(at("_data/site.yaml"), readFileSync(at("_data/site.yaml"), "utf8").replace(/^timezone: .*$/m, "timezone: Mars/Olympus"));
@@ -41,6 +46,7 @@ describe("npm run check", () => {
       /^posts\/blog\/folder\/stray\.md: \(file\): not a post or lesson: a post is posts\/blog\/<slug>\.md/,
       new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): /posts/no-such-post/ is no page or file of the site$`),
       new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): #no-such-heading: the page /posts/[a-z0-9-]+/ has no id 'no-such-heading'$`),
+      new RegExp(`^posts/blog/${post}: image no-such-image\\.png: no such file beside the page \\(posts/blog/no-such-image\\.png\\)$`),
       new RegExp(`^posts/blog/${other}:\\d+: figure\\.colour: unknown field$`),
       new RegExp(`^${lesson}:\\d+: \\(link\\): /rdma101/glossary/#no-such-term: the page /rdma101/glossary/ has no id 'no-such-term'$`),
       /^_data\/glossary\.yaml: \[\d+\]\.lesson: no lesson 'no-part\/no-lesson' \(term 'zz-new-term'\)$/,
@@ -48,5 +54,6 @@ describe("npm run check", () => {
     ]) {
       expect(lines.some((line) => expected.test(line)), `${expected} in:\n${run.stderr}`).toBe(true);
     }
+    expect(run.stderr).not.toContain("shared-image.png");
   });
 });
