@@ -7,7 +7,7 @@ import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import type { Directive } from "./directives.ts";
-import { escapeHtml } from "./html.ts";
+import { codeHtml, escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { exampleSchema } from "./schemas.ts";
@@ -33,9 +33,9 @@ const usesCuda = (source: string): boolean => source.includes("#include <cuda_ru
  * libraries (with the CUDA runtime and the toolkit's paths for a program that needs a GPU).
  * Undefined for a file that is not a program (the helpers themselves).
  */
-function buildOf(name: string): { sources: string[]; libraries: string[] } | undefined {
+function buildOf(name: string, source?: string): { sources: string[]; libraries: string[] } | undefined {
   if (!name.endsWith(".c") || name === HELPERS) return undefined;
-  const source = readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
+  source ??= readFileSync(path.join(EXAMPLES_DIR, name), "utf8");
   const cuda = usesCuda(source) ? [`-I${CUDA_HOME}/include`, `-L${CUDA_HOME}/lib64`, "-lcudart"] : [];
   return { sources: [name, ...(source.includes('#include "course.h"') ? [HELPERS] : [])], libraries: [...cuda, ...librariesOf(source)] };
 }
@@ -52,8 +52,8 @@ export const needsGpu = (name: string): boolean => usesCuda(readFileSync(path.jo
 export const isLabProgram = (name: string): boolean => isProgram(name) && !needsGpu(name);
 
 /** The command a lesson shows for building a program; none for the helper files. */
-export function buildCommand(name: string): string | undefined {
-  const build = buildOf(name);
+export function buildCommand(name: string, source?: string): string | undefined {
+  const build = buildOf(name, source);
   return build && `gcc -std=c11 -Wall -Wextra -O2 ${build.sources.join(" ")} -o ${name.replace(/\.c$/, "")} ${build.libraries.join(" ")}`;
 }
 
@@ -79,8 +79,6 @@ export function cFunction(source: string, name: string): string | undefined {
   return lines.slice(first, end + 1).join("\n");
 }
 
-const codeHtml = (text: string) => `<code>${escapeHtml(text)}</code>`;
-
 export function exampleHtml(name: string, page: string, fn?: string, lang: Lang = DEFAULT_LANGUAGE): string {
   const file = path.join(EXAMPLES_DIR, name);
   if (!existsSync(file)) throw contentError([`${page}: example ${name}: no such program in ${EXAMPLES_DIR}/`]);
@@ -88,7 +86,7 @@ export function exampleHtml(name: string, page: string, fn?: string, lang: Lang 
   const shown = fn ? cFunction(source, fn) : source;
   if (shown === undefined) throw contentError([`${page}: example ${name}: no function ${fn}() in ${file}`]);
   const { html: code } = highlightCode(shown, "c");
-  const build = buildCommand(name);
+  const build = buildCommand(name, source);
   const link = `<a href="${escapeHtml(href(routes.example(name)))}" download><code>${escapeHtml(file)}</code></a>`;
   const how = build ? `${escapeHtml(t(lang, "code.build"))} ${codeHtml(build)}` : tHtml(lang, "code.helpers", { header: codeHtml("course.h") });
   const gpu = usesCuda(source) ? ` · ${escapeHtml(t(lang, "code.needsGpu"))}` : "";

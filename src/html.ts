@@ -5,6 +5,9 @@ const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => entities[c] ?? c);
 
+/** Text as inline code. */
+export const codeHtml = (text: string | number): string => `<code>${escapeHtml(String(text))}</code>`;
+
 /**
  * Escapes text and, on a page in another language, marks runs of Han characters (and CJK
  * punctuation) with their language, for fonts and screen readers. On a Chinese page they need none.
