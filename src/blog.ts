@@ -4,6 +4,7 @@
 // series, archives and each post's neighbours, per language. Nothing here is maintained by hand.
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { contentCollection, Index, type CollectionApi, type CollectionItem, type Entry, type Kind } from "./content.ts";
+import { groupByYear, isoDate } from "./dates.ts";
 import { addFeeds, FEED_SIZE, lastUpdated, MEDIA_TYPES, type Feed } from "./feeds.ts";
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { postSchema, type PostData } from "./schemas.ts";
@@ -104,15 +105,9 @@ export function seriesIndex(posts: Post[]): Map<string, SeriesEntry> {
   return series;
 }
 
-export function archiveByYear(posts: Post[], zone: string): { year: number; posts: Post[] }[] {
-  const years = new Map<number, Post[]>();
-  const yearOf = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: zone });
-  for (const post of posts) {
-    const year = Number(yearOf.format(post.date));
-    years.set(year, [...(years.get(year) ?? []), post]);
-  }
-  return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, posts: list }));
-}
+/** Posts by the year of their date in the site's time zone, newest year first. */
+export const archiveByYear = (posts: Post[], zone: string): { year: number; posts: Post[] }[] =>
+  groupByYear(posts, (post) => Number(isoDate(post.date, zone).slice(0, 4))).map(([year, list]) => ({ year, posts: list }));
 
 export interface ListPage<T> {
   lang: Lang;
