@@ -3,10 +3,10 @@
 // in its part. New files are drafts: the dev server shows them, a production build leaves them out
 // until the author removes `draft: true`.
 import { readdirSync } from "node:fs";
-import { DateTime } from "luxon";
 import { stringify } from "yaml";
 import { postKind, postSlug, POSTS_DIR } from "./blog.ts";
 import type { Entry, Kind } from "./content.ts";
+import { isoDateTime } from "./dates.ts";
 import { COURSE_DIR, lessonKind, orderedName } from "./course.ts";
 import { contentError, validate } from "./validation.ts";
 
@@ -48,8 +48,8 @@ function contentFile<E extends Entry>(kind: Kind<never, E>, file: string, front:
   return { file, text: `---\n${stringify(front)}---\n\n${body}\n` };
 }
 
-const dateOf = (options: ScaffoldOptions): string =>
-  DateTime.fromJSDate(options.now, { zone: options.zone }).startOf("minute").toISO({ suppressMilliseconds: true })!;
+/** Now, to the minute, in the site's zone: as an author would write it. */
+const dateOf = (options: ScaffoldOptions): string => isoDateTime(new Date(Math.floor(options.now.getTime() / 60_000) * 60_000), options.zone);
 
 /** A blog post: posts/blog/<slug>.md. */
 export function newPost(title: string, options: ScaffoldOptions): NewFile {
