@@ -5,6 +5,7 @@ import { parse } from "@retorquere/bibtex-parser";
 import { publicationFields } from "./schemas.ts";
 import { escapeHtml } from "./html.ts";
 import type { Lang } from "./languages.ts";
+import { latinSlug } from "./urls.ts";
 import { contentError, formatIssues } from "./validation.ts";
 
 /** Papers are shown as published, in English, whatever the page's language. */
@@ -93,13 +94,6 @@ export const citableBibtex = (input: string): string =>
     .trim()
     .replace(/,(\s*\})$/, "$1");
 
-/** `Ren2024:SMART` → `ren2024-smart`: the paper's address. */
-export const publicationSlug = (key: string): string =>
-  key
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-
 type Fields = ReturnType<typeof publicationFields.parse>;
 
 function linksOf(fields: Fields, pdf: string | undefined): PublicationLink[] {
@@ -124,7 +118,7 @@ export function parsePublications(source: string, file: string): Publication[] {
   const seen = new Map<string, string>();
 
   for (const entry of library.entries) {
-    const slug = publicationSlug(entry.key);
+    const slug = latinSlug(entry.key); // Ren2024:SMART → ren2024-smart, the paper's address
     const twin = seen.get(slug);
     if (twin !== undefined) problems.push(`${file}: ${entry.key}: ${twin === entry.key ? "duplicate citation key" : `has the same address as ${twin} (/${slug}/)`}`);
     seen.set(slug, entry.key);

@@ -8,6 +8,7 @@ import { postKind, postSlug, POSTS_DIR } from "./blog.ts";
 import type { Entry, Kind } from "./content.ts";
 import { isoDateTime } from "./dates.ts";
 import { COURSE_DIR, lessonKind, orderedName } from "./course.ts";
+import { latinSlug } from "./urls.ts";
 import { contentError, validate } from "./validation.ts";
 
 export interface NewFile {
@@ -25,18 +26,9 @@ export interface ScaffoldOptions {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** "Why RDMA? (Part 2)" → why-rdma-part-2: Latin letters (accents dropped) and digits only. */
-export const slugFromTitle = (title: string): string =>
-  title
-    .normalize("NFKD")
-    .replace(/\p{Mark}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-
 function slugOf(title: string, options: ScaffoldOptions): string {
   if (!title.trim()) throw contentError(["(new): title: must not be empty"]);
-  const slug = options.slug ?? slugFromTitle(title);
+  const slug = options.slug ?? latinSlug(title);
   if (!slug) throw contentError([`(new): slug: the title '${title}' has no Latin letters or digits; give one with --slug=<slug>`]);
   if (!SLUG.test(slug)) throw contentError([`(new): slug: '${slug}' must be lower-case words joined by hyphens, such as why-rdma`]);
   return slug;
