@@ -171,7 +171,8 @@ export function parsePublications(source: string, file: string): Publication[] {
   }
   if (library.entries.length === 0 && problems.length === 0) problems.push(`${file}: (file): holds no entries`);
   if (problems.length > 0) throw contentError(problems);
-  return publications.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => b.year - a.year || i - j).map(([p]) => p);
+  // Array sort is stable: papers of one year keep the file's order.
+  return publications.sort((a, b) => b.year - a.year);
 }
 
 export const authorName = (a: Author): string => (a.given ? `${a.given} ${a.family}` : a.family);
