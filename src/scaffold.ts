@@ -3,13 +3,13 @@
 // in its part. New files are drafts: the dev server shows them, a production build leaves them out
 // until the author removes `draft: true`.
 import { readdirSync } from "node:fs";
-import { stringify } from "yaml";
 import { postKind, postSlug, POSTS_DIR } from "./blog.ts";
 import type { Entry, Kind } from "./content.ts";
 import { isoDateTime } from "./dates.ts";
 import { COURSE_DIR, lessonKind, orderedName } from "./course.ts";
 import { latinSlug } from "./urls.ts";
 import { contentError, validate } from "./validation.ts";
+import { withFrontMatter } from "./yaml.ts";
 
 export interface NewFile {
   file: string;
@@ -37,7 +37,7 @@ function slugOf(title: string, options: ScaffoldOptions): string {
 /** The front matter and a first line, checked with the kind's schema so the file builds as written. */
 function contentFile<E extends Entry>(kind: Kind<never, E>, file: string, front: Record<string, unknown>, body: string): NewFile {
   validate(kind.schema, front, file);
-  return { file, text: `---\n${stringify(front)}---\n\n${body}\n` };
+  return { file, text: withFrontMatter(front, `\n${body}\n`) };
 }
 
 /** Now, to the minute, in the site's zone: as an author would write it. */
