@@ -61,7 +61,7 @@ const SITE_ONLY_FIELDS = new Set(["code", "slides", "video", "award", "abstract"
  * The entry without the named fields. Values may hold nested braces (an abstract's `{LLM}`), so
  * each value is read to its matching brace or quote rather than matched by a pattern.
  */
-export function withoutFields(input: string, names: ReadonlySet<string>): string {
+function withoutFields(input: string, names: ReadonlySet<string>): string {
   const field = /^[ \t]*([A-Za-z][\w-]*)[ \t]*=[ \t]*/gm;
   let out = "";
   let kept = 0;
@@ -89,7 +89,7 @@ export function withoutFields(input: string, names: ReadonlySet<string>): string
 }
 
 /** The entry as a reader would cite it: the file's text without the site-only fields. */
-export const citableBibtex = (input: string): string =>
+const citableBibtex = (input: string): string =>
   withoutFields(input, SITE_ONLY_FIELDS)
     .trim()
     .replace(/,(\s*\})$/, "$1");

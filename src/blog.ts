@@ -12,11 +12,11 @@ import { FEED_FORMATS, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
 export const POSTS_DIR = "posts/blog";
-export const POSTS_PER_PAGE = 10;
+const POSTS_PER_PAGE = 10;
 
 /** posts/blog for the default language, posts/blog/<lang> for each other. */
-export const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
-export const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
+const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
+const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
 /** A post's slug: its file's name, or its folder's for <slug>/index.md (what Eleventy calls fileSlug). */
 export function postSlug(file: string): string {
   const [name = "", folder = ""] = file.replace(/\.md$/, "").split("/").reverse();
@@ -73,7 +73,7 @@ export const postKind: Kind<typeof postSchema, Post> = {
 };
 
 /** Newest first; a post's position never depends on file order. */
-export const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
+const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
 
 /** Tag slug → its posts (in the given order), tags in alphabetical order. */
 export function tagIndex(posts: Post[]): Map<string, Post[]> {
