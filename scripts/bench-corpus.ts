@@ -3,7 +3,8 @@
 // text whatever N is (its words come from a generator seeded with i), so sizes and runs compare.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
+import { readYaml, withFrontMatter } from "../src/yaml.ts";
 
 const WORDS = (
   "queue pair memory region completion doorbell verbs kernel bypass network card latency bandwidth " +
@@ -59,14 +60,14 @@ export function post(i: number): string {
   const tags = new Set<string>();
   while (tags.size < 3) tags.add(TAGS[Math.floor(next() * TAGS.length)]!);
   const front = { title: `Bench post ${i}: ${prose(next, 1).split(" ").slice(0, 5).join(" ").replace(/\.$/, "")}`, date: date(i), description: `Synthetic post ${i} for the build benchmark.`, tags: [...tags] };
-  return `---\n${stringify(front)}---\n${body(i)}\n`;
+  return withFrontMatter(front, `${body(i)}\n`);
 }
 
 const partDir = (p: number) => `posts/rdma101/${90 + p}-bench-part-${p}`;
 
 export function lesson(p: number, l: number): { file: string; text: string } {
   const front = { title: `Bench lesson ${p}.${l}`, description: `Synthetic lesson ${l} of bench part ${p}.`, objectives: ["Read a synthetic lesson"], minutes: 30, date: date(l) };
-  return { file: `${partDir(p)}/${String(l).padStart(2, "0")}-bench-lesson-${l}.md`, text: `---\n${stringify(front)}---\n${body(10_000 * p + l)}\n` };
+  return { file: `${partDir(p)}/${String(l).padStart(2, "0")}-bench-lesson-${l}.md`, text: withFrontMatter(front, `${body(10_000 * p + l)}\n`) };
 }
 
 async function write(dir: string, file: string, text: string): Promise<void> {
@@ -86,7 +87,7 @@ export async function addCorpus(dir: string, posts: number, lessons: number): Pr
     }),
   );
   const courseFile = path.join(dir, "_data/course.yaml");
-  const course = parse(await readFile(courseFile, "utf8")) as { parts: unknown[] };
+  const course = readYaml(await readFile(courseFile, "utf8"), courseFile) as { parts: unknown[] };
   course.parts.push(...parts.map((p) => ({ slug: `bench-part-${p}`, title: `Bench part ${p}`, summary: "Synthetic lessons for the build benchmark." })));
   await writeFile(courseFile, stringify(course));
 }

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { describeResult, expectationProblems } from "../src/lab/runner.ts";
 import { runNamedRuns } from "../src/lab/session.ts";
 import { formatTranscript } from "../src/lab/transcript.ts";
+import { errorMessage } from "../src/validation.ts";
 
 async function main(ids: string[]): Promise<number> {
   let failed = 0;
@@ -26,7 +27,7 @@ async function main(ids: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (status) => process.exit(status),
   (error: unknown) => {
-    console.error(`npm run lab:capture: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`npm run lab:capture: ${errorMessage(error)}`);
     process.exit(1);
   },
 );

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readSync } from "node:fs";
 import readline from "node:readline";
-import { labArtefacts, LabUnavailable, type LabArtefacts } from "../src/lab/artefacts.ts";
+import { labArtefacts, type LabArtefacts } from "../src/lab/artefacts.ts";
 import { bootLab } from "../src/lab/machines.ts";
 import { PAIR_HELP, PairSession } from "../src/lab/pair.ts";
 import { QEMU } from "../src/lab/requirements.ts";
@@ -17,6 +17,7 @@ import { runNamedRuns, type RunResult } from "../src/lab/session.ts";
 import { shellQuote } from "../src/lab/shell.ts";
 import { formatSteps } from "../src/lab/transcript.ts";
 import { qemuArgs, shellStatus, sleep, type Step } from "../src/lab/vm.ts";
+import { errorMessage } from "../src/validation.ts";
 
 const say = (message: string) => console.error(`lab: ${message}`);
 
@@ -26,7 +27,7 @@ function prepare(): LabArtefacts {
     for (const failure of artefacts.compileFailures) say(`${failure.program} does not compile, so it is not on PATH:\n${failure.message}`);
     return artefacts;
   } catch (error) {
-    const reason = error instanceof LabUnavailable ? error.message : String(error instanceof Error ? error.message : error);
+    const reason = errorMessage(error);
     console.error(`npm run lab: the lab cannot start:\n${reason}`);
     process.exit(1);
   }
@@ -162,7 +163,7 @@ else {
   command().then(
     (status) => process.exit(status),
     (error: unknown) => {
-      console.error(`npm run lab: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`npm run lab: ${errorMessage(error)}`);
       process.exit(1);
     },
   );

@@ -5,6 +5,7 @@ import { parse } from "@retorquere/bibtex-parser";
 import { publicationFields } from "./schemas.ts";
 import { escapeHtml } from "./html.ts";
 import type { Lang } from "./languages.ts";
+import { latinSlug } from "./urls.ts";
 import { contentError, formatIssues } from "./validation.ts";
 
 /** Papers are shown as published, in English, whatever the page's language. */
@@ -60,7 +61,7 @@ const SITE_ONLY_FIELDS = new Set(["code", "slides", "video", "award", "abstract"
  * The entry without the named fields. Values may hold nested braces (an abstract's `{LLM}`), so
  * each value is read to its matching brace or quote rather than matched by a pattern.
  */
-export function withoutFields(input: string, names: ReadonlySet<string>): string {
+function withoutFields(input: string, names: ReadonlySet<string>): string {
   const field = /^[ \t]*([A-Za-z][\w-]*)[ \t]*=[ \t]*/gm;
   let out = "";
   let kept = 0;
@@ -88,17 +89,10 @@ export function withoutFields(input: string, names: ReadonlySet<string>): string
 }
 
 /** The entry as a reader would cite it: the file's text without the site-only fields. */
-export const citableBibtex = (input: string): string =>
+const citableBibtex = (input: string): string =>
   withoutFields(input, SITE_ONLY_FIELDS)
     .trim()
     .replace(/,(\s*\})$/, "$1");
-
-/** `Ren2024:SMART` → `ren2024-smart`: the paper's address. */
-export const publicationSlug = (key: string): string =>
-  key
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
 
 type Fields = ReturnType<typeof publicationFields.parse>;
 
@@ -124,7 +118,7 @@ export function parsePublications(source: string, file: string): Publication[] {
   const seen = new Map<string, string>();
 
   for (const entry of library.entries) {
-    const slug = publicationSlug(entry.key);
+    const slug = latinSlug(entry.key); // Ren2024:SMART → ren2024-smart, the paper's address
     const twin = seen.get(slug);
     if (twin !== undefined) problems.push(`${file}: ${entry.key}: ${twin === entry.key ? "duplicate citation key" : `has the same address as ${twin} (/${slug}/)`}`);
     seen.set(slug, entry.key);
@@ -177,7 +171,8 @@ export function parsePublications(source: string, file: string): Publication[] {
   }
   if (library.entries.length === 0 && problems.length === 0) problems.push(`${file}: (file): holds no entries`);
   if (problems.length > 0) throw contentError(problems);
-  return publications.map((p, i) => [p, i] as const).sort(([a, i], [b, j]) => b.year - a.year || i - j).map(([p]) => p);
+  // Array sort is stable: papers of one year keep the file's order.
+  return publications.sort((a, b) => b.year - a.year);
 }
 
 export const authorName = (a: Author): string => (a.given ? `${a.given} ${a.family}` : a.family);

@@ -4,6 +4,7 @@
 // series, archives and each post's neighbours, per language. Nothing here is maintained by hand.
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { contentCollection, Index, type CollectionApi, type CollectionItem, type Entry, type Kind } from "./content.ts";
+import { groupByYear, isoDate } from "./dates.ts";
 import { addFeeds, FEED_SIZE, lastUpdated, MEDIA_TYPES, type Feed } from "./feeds.ts";
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { postSchema, type PostData } from "./schemas.ts";
@@ -11,11 +12,11 @@ import { FEED_FORMATS, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
 export const POSTS_DIR = "posts/blog";
-export const POSTS_PER_PAGE = 10;
+const POSTS_PER_PAGE = 10;
 
 /** posts/blog for the default language, posts/blog/<lang> for each other. */
-export const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
-export const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
+const postsDir = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? POSTS_DIR : `${POSTS_DIR}/${lang}`);
+const postLanguage = (file: string): Lang => LANGUAGE_CODES.find((l) => l !== DEFAULT_LANGUAGE && file.startsWith(`${postsDir(l)}/`)) ?? DEFAULT_LANGUAGE;
 /** A post's slug: its file's name, or its folder's for <slug>/index.md (what Eleventy calls fileSlug). */
 export function postSlug(file: string): string {
   const [name = "", folder = ""] = file.replace(/\.md$/, "").split("/").reverse();
@@ -72,7 +73,7 @@ export const postKind: Kind<typeof postSchema, Post> = {
 };
 
 /** Newest first; a post's position never depends on file order. */
-export const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
+const byNewest = (a: Post, b: Post): number => b.date.getTime() - a.date.getTime() || a.slug.localeCompare(b.slug);
 
 /** Tag slug → its posts (in the given order), tags in alphabetical order. */
 export function tagIndex(posts: Post[]): Map<string, Post[]> {
@@ -104,15 +105,9 @@ export function seriesIndex(posts: Post[]): Map<string, SeriesEntry> {
   return series;
 }
 
-export function archiveByYear(posts: Post[], zone: string): { year: number; posts: Post[] }[] {
-  const years = new Map<number, Post[]>();
-  const yearOf = new Intl.DateTimeFormat("en", { year: "numeric", timeZone: zone });
-  for (const post of posts) {
-    const year = Number(yearOf.format(post.date));
-    years.set(year, [...(years.get(year) ?? []), post]);
-  }
-  return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, posts: list }));
-}
+/** Posts by the year of their date in the site's time zone, newest year first. */
+export const archiveByYear = (posts: Post[], zone: string): { year: number; posts: Post[] }[] =>
+  groupByYear(posts, (post) => Number(isoDate(post.date, zone).slice(0, 4))).map(([year, list]) => ({ year, posts: list }));
 
 export interface ListPage<T> {
   lang: Lang;

@@ -68,7 +68,7 @@ function splitWord(word: string, size: number, width: number): string[] {
  * Breaks a title into lines no wider than the title block: between words, between any two Han
  * characters (Chinese has no spaces), and inside a word only when it is wider than a line.
  */
-export function wrapTitle(title: string, size: number, width = TITLE_WIDTH): string[] {
+function wrapTitle(title: string, size: number, width = TITLE_WIDTH): string[] {
   const pieces = (title.match(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]|[^\s\p{Script=Han}\u3000-\u303f\uff00-\uffef]+|\s+/gu) ?? []).flatMap((piece) =>
     widthOf(piece, size) > width ? splitWord(piece, size, width) : [piece],
   );
@@ -88,7 +88,7 @@ export function wrapTitle(title: string, size: number, width = TITLE_WIDTH): str
 }
 
 /** The title set at the largest size whose lines fit the block; at the smallest, cut with an ellipsis. */
-export function layoutTitle(title: string): { size: number; lines: string[] } {
+function layoutTitle(title: string): { size: number; lines: string[] } {
   for (const size of TITLE_SIZES) {
     const lines = wrapTitle(title, size);
     if (lines.length * size * LINE_HEIGHT <= TITLE_BOTTOM - TITLE_TOP) return { size, lines };
@@ -185,7 +185,7 @@ export function checkGlyphs(text: CardText, covers: (codePoint: number) => boole
 }
 
 /** What a page's card says, for the kinds of page that have one. */
-export function cardText(facts: PageFacts, site: Site): CardText | undefined {
+function cardText(facts: PageFacts, site: Site): CardText | undefined {
   const section = facts.post
     ? t(facts.lang, "nav.posts")
     : facts.lesson

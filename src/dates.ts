@@ -42,6 +42,16 @@ export function yearRange(entry: { start: number; end: number | "present" }, lan
   return `${entry.start} – ${entry.end === "present" ? t(lang, "home.present") : entry.end}`;
 }
 
+/** Items grouped by year, newest year first; within a year the items keep their order. */
+export function groupByYear<T>(items: readonly T[], yearOf: (item: T) => number): [year: number, items: T[]][] {
+  const years = new Map<number, T[]>();
+  for (const item of items) {
+    const year = yearOf(item);
+    years.set(year, [...(years.get(year) ?? []), item]);
+  }
+  return [...years].sort(([a], [b]) => b - a);
+}
+
 /** The newest year among dates and years: the footer's copyright year comes from content, not the clock. */
 export function latestYear(values: ReadonlyArray<Date | number>): number {
   const years = values.map((v) => (typeof v === "number" ? v : v.getUTCFullYear()));

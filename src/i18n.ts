@@ -10,7 +10,7 @@ import { stringTableSchema, type StringTable } from "./schemas.ts";
 import { contentError, validate } from "./validation.ts";
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, languageTag, type Lang } from "./languages.ts";
 
-export const STRINGS_DIR = "src/i18n";
+const STRINGS_DIR = "src/i18n";
 export const stringsFile = (lang: Lang): string => `${STRINGS_DIR}/${lang}.yaml`;
 
 /** The plural forms a language distinguishes (English: one, other; Chinese: other). */

@@ -10,7 +10,7 @@ import type UserConfig from "@11ty/eleventy/UserConfig";
 import { renderedFile } from "./markdown.ts";
 import { pageFile } from "./page-files.ts";
 import { href, routes } from "./urls.ts";
-import { contentError } from "./validation.ts";
+import { contentError, errorMessage } from "./validation.ts";
 
 const WIDTHS = [480, 960, 1440];
 const SIZES = "(min-width: 48rem) 44rem, 100vw";
@@ -35,7 +35,7 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
   const source = pageFile(file, decodeURI(src), fail);
   const options = optionsFor(settings);
-  const unreadable = (error: unknown) => fail(`cannot be read as an image (${error instanceof Error ? error.message : String(error)}); is it corrupt, or too large?`);
+  const unreadable = (error: unknown) => fail(`cannot be read as an image (${errorMessage(error)}); is it corrupt, or too large?`);
   let stats: ReturnType<typeof statsSync>;
   try {
     stats = statsSync(source, options);

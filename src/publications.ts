@@ -2,6 +2,7 @@
 // paper is shown as published, in English; only the page around it follows the page's language.
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { authorName, PAPER_LANGUAGE, type Publication } from "./bibtex.ts";
+import { groupByYear } from "./dates.ts";
 import { LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { routes } from "./urls.ts";
 
@@ -16,11 +17,8 @@ export const publicationPages = (publications: readonly Publication[]): Publicat
   LANGUAGE_CODES.flatMap((lang) => publications.map((paper) => ({ paper, lang, url: routes.publication(lang, paper.slug) })));
 
 /** Papers by year, newest year first (the list keeps its order within a year). */
-export function byYear(publications: readonly Publication[]): { year: number; publications: Publication[] }[] {
-  const years = new Map<number, Publication[]>();
-  for (const pub of publications) years.set(pub.year, [...(years.get(pub.year) ?? []), pub]);
-  return [...years].sort(([a], [b]) => b - a).map(([year, list]) => ({ year, publications: list }));
-}
+export const byYear = (publications: readonly Publication[]): { year: number; publications: Publication[] }[] =>
+  groupByYear(publications, (pub) => pub.year).map(([year, list]) => ({ year, publications: list }));
 
 /** A Highwire Press meta tag, as Google Scholar reads them. */
 export interface CitationTag {

@@ -3,12 +3,13 @@
 // in its part. New files are drafts: the dev server shows them, a production build leaves them out
 // until the author removes `draft: true`.
 import { readdirSync } from "node:fs";
-import { DateTime } from "luxon";
-import { stringify } from "yaml";
 import { postKind, postSlug, POSTS_DIR } from "./blog.ts";
 import type { Entry, Kind } from "./content.ts";
+import { isoDateTime } from "./dates.ts";
 import { COURSE_DIR, lessonKind, orderedName } from "./course.ts";
+import { latinSlug } from "./urls.ts";
 import { contentError, validate } from "./validation.ts";
+import { withFrontMatter } from "./yaml.ts";
 
 export interface NewFile {
   file: string;
@@ -25,18 +26,9 @@ export interface ScaffoldOptions {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** "Why RDMA? (Part 2)" → why-rdma-part-2: Latin letters (accents dropped) and digits only. */
-export const slugFromTitle = (title: string): string =>
-  title
-    .normalize("NFKD")
-    .replace(/\p{Mark}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-
 function slugOf(title: string, options: ScaffoldOptions): string {
   if (!title.trim()) throw contentError(["(new): title: must not be empty"]);
-  const slug = options.slug ?? slugFromTitle(title);
+  const slug = options.slug ?? latinSlug(title);
   if (!slug) throw contentError([`(new): slug: the title '${title}' has no Latin letters or digits; give one with --slug=<slug>`]);
   if (!SLUG.test(slug)) throw contentError([`(new): slug: '${slug}' must be lower-case words joined by hyphens, such as why-rdma`]);
   return slug;
@@ -45,11 +37,11 @@ function slugOf(title: string, options: ScaffoldOptions): string {
 /** The front matter and a first line, checked with the kind's schema so the file builds as written. */
 function contentFile<E extends Entry>(kind: Kind<never, E>, file: string, front: Record<string, unknown>, body: string): NewFile {
   validate(kind.schema, front, file);
-  return { file, text: `---\n${stringify(front)}---\n\n${body}\n` };
+  return { file, text: withFrontMatter(front, `\n${body}\n`) };
 }
 
-const dateOf = (options: ScaffoldOptions): string =>
-  DateTime.fromJSDate(options.now, { zone: options.zone }).startOf("minute").toISO({ suppressMilliseconds: true })!;
+/** Now, to the minute, in the site's zone: as an author would write it. */
+const dateOf = (options: ScaffoldOptions): string => isoDateTime(new Date(Math.floor(options.now.getTime() / 60_000) * 60_000), options.zone);
 
 /** A blog post: posts/blog/<slug>.md. */
 export function newPost(title: string, options: ScaffoldOptions): NewFile {

@@ -13,7 +13,7 @@ import type { Lang } from "./languages.ts";
 import { href, routes } from "./urls.ts";
 
 /** The sections a result belongs to, by the route of the section's home (its label is nav.<route>). */
-export const SEARCH_SECTIONS = ["posts", "course", "publications"] as const;
+const SEARCH_SECTIONS = ["posts", "course", "publications"] as const;
 export type SearchSection = (typeof SEARCH_SECTIONS)[number];
 
 /** Parts of an indexed page that are navigation, not its text. */
@@ -29,7 +29,7 @@ export const noScriptHtml = (lang: Lang): string =>
 const PREBUILT_UI = /^pagefind-(?:ui|component-ui|modular-ui|highlight)\.(?:js|css)$/;
 
 /** Indexes the built site in `outDir`, writing the index and Pagefind's scripts beside the pages. */
-export async function writeSearchIndex(outDir: string): Promise<void> {
+async function writeSearchIndex(outDir: string): Promise<void> {
   try {
     const { index, errors } = await createIndex({ excludeSelectors: NOT_TEXT });
     if (!index) throw new Error(`search index: ${errors.join("; ")}`);

@@ -5,6 +5,15 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { DEFAULT_LANGUAGE, isLang, type Lang } from "./languages.ts";
 
+/** "Why RDMA? (Part 2)" → why-rdma-part-2: an address segment of Latin letters (accents dropped) and digits only. */
+export const latinSlug = (text: string): string =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{Mark}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+
 /** `/` for the default language, `/zh/` for Chinese. */
 const root = (lang: Lang): string => (lang === DEFAULT_LANGUAGE ? "/" : `/${lang}/`);
 const paged = (first: string, n: number): string => (n > 1 ? `${first}page/${n}/` : first);

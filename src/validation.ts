@@ -5,6 +5,9 @@ import type { z } from "zod";
 /** A file's path as the author knows it: relative to the project, with forward slashes. */
 export const relativeFile = (file: string): string => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join("/");
 
+/** What an error says, whatever was thrown. */
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 export class ContentError extends Error {
   override name = "ContentError";
 }

@@ -3,6 +3,7 @@
 import dgram from "node:dgram";
 import type { LabArtefacts } from "./artefacts.ts";
 import { LabVm, type VmConfig } from "./vm.ts";
+import { errorMessage } from "../validation.ts";
 
 export interface Lab {
   vms: LabVm[];
@@ -51,7 +52,7 @@ export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, log: (messa
     configs.map((config) =>
       bootWithRetry(
         () => LabVm.start(config).ready(),
-        (error) => log(`VM ${config.index} did not boot; booting it once more. ${error instanceof Error ? error.message : String(error)}`),
+        (error) => log(`VM ${config.index} did not boot; booting it once more. ${errorMessage(error)}`),
       ),
     ),
   );

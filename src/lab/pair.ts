@@ -3,6 +3,7 @@
 // a server and its client can run side by side; what they print comes back a line at a time,
 // each marked with its VM.
 import { sleep, vmAddress, type LabVm, type Step } from "./vm.ts";
+import { errorMessage } from "../validation.ts";
 
 export const PAIR_HELP = [
   `VM 1 is ${vmAddress(1)}, VM 2 is ${vmAddress(2)}, on one virtual wire; both have rxe0.`,
@@ -52,7 +53,7 @@ export class PairSession {
     const running: Running = { ...parsed, step: this.vms[parsed.vm - 1]!.run(parsed.command), shown: 0 };
     running.step.exited.then(
       (status) => (running.end = `exit status ${status}`),
-      (error: unknown) => (running.end = `the VM failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => (running.end = `the VM failed: ${errorMessage(error)}`),
     );
     this.running.add(running);
   }

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { postKind } from "../../src/blog.ts";
 import { readContentFile } from "../../src/content.ts";
 import { COURSE_DIR, lessonKind, lessonLocation } from "../../src/course.ts";
-import { newLesson, newPost, slugFromTitle } from "../../src/scaffold.ts";
+import { newLesson, newPost } from "../../src/scaffold.ts";
+import { latinSlug as slugFromTitle } from "../../src/urls.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
 
