@@ -1,14 +1,26 @@
-// `npm start`: Eleventy's watch and dev server, as `eleventy --serve` runs them, plus one thing it
-// lacks: a rebuild when a file is deleted (Eleventy only forgets the file, so lists, tags, feeds
-// and the deleted post's own page would stay until the next save). The build itself then removes
-// pages no file builds any more (src/dev-server.ts). Preloaded with ./localhost-only.ts.
+// `npm start`: Eleventy's watch and dev server, as `eleventy --serve` runs them, plus:
+// - a rebuild when a file is deleted (Eleventy only forgets the file, so lists, tags, feeds and the
+//   deleted post's own page would stay until the next save); the build then removes pages no file
+//   builds any more (src/dev-server.ts);
+// - the fast path of src/quick-edit.ts: a saved body is in the browser before the rebuild starts,
+//   and no request is answered from a build older than the last change.
+// Preloaded with ./localhost-only.ts.
 import Eleventy from "@11ty/eleventy";
+import type UserConfig from "@11ty/eleventy/UserConfig";
+import { Freshness, renderQuickPage, type BuiltPage } from "../src/quick-edit.ts";
+import { relativeFile } from "../src/validation.ts";
 
+/** The parts of Eleventy 3.1's instance this script drives. */
 interface Watching {
   init(): Promise<void>;
   /** Builds, starts watching, and returns the function Eleventy calls for a changed file. */
   watch(): Promise<(file: string) => Promise<void>>;
-  watcher: { on(event: "unlink", listener: (file: string) => void): void };
+  /** One build (a rebuild calls it after the `eleventy.beforeWatch` event and a restart). */
+  write(): Promise<unknown>;
+  writer: { templateMap: { getMap(): { _pages?: BuiltPage[] }[] } };
+  watchManager?: { isBuildRunning(): boolean };
+  watcher: { on(event: "add" | "change" | "unlink", listener: (file: string) => void): void };
+  eleventyServe: { reload(event: { files: string[]; build: { templates: { url: string; inputPath: string; content: string }[] } }): Promise<void> };
   serve(port: number): void;
   stopWatch(): Promise<void>;
 }
@@ -22,9 +34,49 @@ if (unknown.length) {
 }
 const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const port = Number(option("port") ?? 8080);
-const eleventy = new Eleventy(undefined, option("output"), { source: "cli", configPath: ".eleventy.ts", runMode: "serve", pathPrefix: option("pathprefix") }) as unknown as Watching;
+
+const freshness = new Freshness();
+// Applied again whenever Eleventy reloads its configuration.
+const config = (userConfig: UserConfig) => {
+  userConfig.setServerOptions({ middleware: [freshness.middleware] });
+  // Before a rebuild restarts anything, while the last build's pages are as they were.
+  userConfig.on("eleventy.beforeWatch", showQuickPages);
+  userConfig.on("eleventy.afterwatch", () => {
+    if (!eleventy.watchManager?.isBuildRunning()) freshness.settled();
+  });
+};
+const eleventy = new Eleventy(undefined, option("output"), { source: "cli", configPath: ".eleventy.ts", runMode: "serve", pathPrefix: option("pathprefix"), config }) as unknown as Watching;
+
+/** The last build's pages, while it is the last build and it succeeded. */
+let lastGood: BuiltPage[] | undefined;
+
+async function showQuickPages(queue: string[]): Promise<void> {
+  for (const file of lastGood ? queue : []) {
+    const started = performance.now();
+    const quick = await renderQuickPage(lastGood!, file);
+    if (typeof quick === "string") continue;
+    freshness.show(quick);
+    await eleventy.eleventyServe.reload({ files: [file], build: { templates: [{ url: quick.url, inputPath: file, content: quick.html }] } });
+    console.log(`[dev server] ${relativeFile(file)}: shown in ${Math.round(performance.now() - started)} ms, before the rebuild`);
+  }
+}
+
+const write = eleventy.write.bind(eleventy);
+eleventy.write = async () => {
+  freshness.buildStarted();
+  lastGood = undefined;
+  try {
+    const result = await write();
+    lastGood = eleventy.writer.templateMap.getMap().flatMap((entry) => entry._pages ?? []);
+    return result;
+  } finally {
+    freshness.buildEnded();
+  }
+};
+
 await eleventy.init();
 const rebuild = await eleventy.watch();
+for (const event of ["add", "change", "unlink"] as const) eleventy.watcher.on(event, (file) => freshness.changed(file));
 eleventy.watcher.on("unlink", (file) => void rebuild(file));
 eleventy.serve(port);
 process.on("SIGINT", () => void eleventy.stopWatch());

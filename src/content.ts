@@ -42,10 +42,16 @@ export function parseFrontMatter(source: string, options?: { filePath?: string }
  * split off as Eleventy does, and its body.
  */
 export function readContentFile(source: string, file: string): { data: Record<string, unknown>; body: string } {
-  const match = source.match(/^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/);
-  if (!match) throw contentError([`${file}: (front matter): missing; the file must start with a --- line, its fields, and a --- line`]);
+  const split = splitFrontMatter(source);
+  if (!split) throw contentError([`${file}: (front matter): missing; the file must start with a --- line, its fields, and a --- line`]);
   // The engine receives the block with the newline after the opening delimiter, as from Eleventy.
-  return { data: parseFrontMatter(`\n${match[1] ?? ""}`, { filePath: file }), body: source.slice(match[0].length) };
+  return { data: parseFrontMatter(`\n${split.fields}`, { filePath: file }), body: split.body };
+}
+
+/** A content file's front matter (with its delimiter lines), the fields in it, and its body, split as Eleventy splits them. */
+export function splitFrontMatter(source: string): { frontMatter: string; fields: string; body: string } | undefined {
+  const match = source.match(/^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/);
+  return match ? { frontMatter: match[0], fields: match[1] ?? "", body: source.slice(match[0].length) } : undefined;
 }
 
 export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file)?.data ?? {};
@@ -188,15 +194,35 @@ export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, 
   return entries;
 }
 
-/** Every indexed kind's folder and where its files belong: a Markdown page elsewhere is a mistake. */
-const kindFolders = new Map<string, string>();
+/** A kind as the checks that hold for every kind see it: where its files belong, and its entry for an item. */
+interface FolderKind {
+  placement: string;
+  entry(item: CollectionItem, file: string): Entry;
+}
+/** Every indexed kind, by the folder its files lie in: a Markdown page elsewhere is a mistake. */
+const kindFolders = new Map<string, FolderKind>();
 /** The folder a glob's files lie in: what comes before its first wildcard, to the last slash. */
 const folderOf = (glob: string): string => glob.slice(0, glob.search(/[*?[{]|$/)).replace(/[^/]*$/, "");
+const kindOf = (file: string): FolderKind | undefined => [...kindFolders].find(([folder]) => file.startsWith(folder))?.[1];
 
 /** Why a Markdown file is no page (it lies outside every kind's folder), or undefined. */
 export function strayPage(file: string): string | undefined {
-  if ([...kindFolders.keys()].some((folder) => file.startsWith(folder))) return undefined;
-  return `${file}: (file): not a page of any kind (${[...new Set(kindFolders.values())].join("; ")}); notes about the project belong in docs/`;
+  if (kindOf(file)) return undefined;
+  return `${file}: (file): not a page of any kind (${[...new Set([...kindFolders.values()].map((kind) => kind.placement))].join("; ")}); notes about the project belong in docs/`;
+}
+
+/**
+ * Whether `body` may replace a built page's body without touching any other page: the page's entry
+ * (what lists, neighbours and its own header show, such as a post's reading time) reads the same,
+ * and the new body is no mistake that would stop the build. The dev server's quick path asks.
+ */
+export function bodyChangeIsLocal(item: CollectionItem, body: string, now = new Date()): boolean {
+  const file = relativeFile(item.inputPath);
+  const kind = kindOf(file);
+  if (!kind || pageProblems(file, writtenFrontMatter(file), body, now).length) return false;
+  // Entries keep their Eleventy item (for feeds), which is the same object either way.
+  const fingerprint = (rawInput: string) => JSON.stringify(kind.entry({ ...item, rawInput }, file), (key, value: unknown) => (key === "item" ? undefined : value));
+  return fingerprint(item.rawInput ?? "") === fingerprint(body);
 }
 
 /**
@@ -209,7 +235,8 @@ export function contentCollection<S extends z.ZodType, E extends Entry, I extend
   arrange: (entries: E[], globals: Record<string, unknown>) => I,
 ): (api: CollectionApi) => I {
   let index: I | undefined;
-  for (const glob of kind.files) kindFolders.set(folderOf(glob), kind.placement);
+  const folderKind = { placement: kind.placement, entry: (item: CollectionItem, file: string) => kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file) };
+  for (const glob of kind.files) kindFolders.set(folderOf(glob), folderKind);
   config.on("eleventy.before", () => (index = undefined));
   const load = (api: CollectionApi): I => {
     if (index) return index;

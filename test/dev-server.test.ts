@@ -71,6 +71,26 @@ describe("the writing loop", () => {
     }
   }, 120_000);
 
+  it("shows a saved body before the rebuild, as the rebuild writes it, and serves nothing staler meanwhile", async () => {
+    const edited = `${post("Loop B renamed", 2)}\nA paragraph saved just now.\n`;
+    await writeFile(file("loop-b"), edited);
+    // Served from memory by the fast path (src/quick-edit.ts), then from the rebuilt site.
+    const quick = await until("/posts/loop-b/", (page) => page.text.includes("A paragraph saved just now."));
+    // The feed carries the body too: it waits for the rebuild rather than answer with the old one.
+    expect((await get("/feed.xml")).text).toContain("A paragraph saved just now.");
+    expect(server.output()).toMatch(/posts\/blog\/loop-b\.md: shown in \d+ ms, before the rebuild/);
+    expect((await get("/posts/loop-b/")).text).toBe(quick.text);
+  }, 120_000);
+
+  it("rebuilds before showing a body that changes other pages (a post's reading time shows in lists)", async () => {
+    const shown = server.output().split("shown in").length;
+    const long = `${post("Loop B renamed", 2)}\n${"A sentence of eight words to lengthen the post. ".repeat(60)}\n`;
+    await writeFile(file("loop-b"), long);
+    await until("/posts/loop-b/", (page) => page.text.includes("lengthen the post"));
+    expect(server.output().split("shown in").length, "no quick page for a body that changes the reading time").toBe(shown);
+    expect((await get("/posts/")).text).toContain("2 min read");
+  }, 120_000);
+
   it("drops a deleted post's page, and it leaves the list, the tag page, the feeds and its neighbour", async () => {
     await unlink(file("loop-c"));
     await until("/posts/loop-c/", (page) => page.status === 404);

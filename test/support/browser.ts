@@ -1,18 +1,15 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), and axe for WCAG checks.
 import { AxeBuilder } from "@axe-core/playwright";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { launch } from "./chromium.ts";
 import { serve, type StaticServer } from "./server.ts";
 import { siteDir } from "./site.ts";
 
+export { launch };
+
 export const viewports = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-}
 
 /** Opens a page and records console errors, failed requests and any request to another origin. */
 export async function open(browser: Browser, url: string, options: { viewport: { width: number; height: number }; colorScheme?: "light" | "dark" }) {
