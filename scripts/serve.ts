@@ -39,6 +39,8 @@ const freshness = new Freshness();
 // Applied again whenever Eleventy reloads its configuration.
 const config = (userConfig: UserConfig) => {
   userConfig.setServerOptions({ middleware: [freshness.middleware] });
+  // Pages written asynchronously let the server answer (and hear the next save) during a rebuild.
+  userConfig.configureTemplateHandling({ writeMode: "async" });
   // Before a rebuild restarts anything, while the last build's pages are as they were.
   userConfig.on("eleventy.beforeWatch", showQuickPages);
   userConfig.on("eleventy.afterwatch", () => {

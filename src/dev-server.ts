@@ -29,11 +29,15 @@ export async function removeStalePages(outputDir: string, written: Set<string>):
   return stale;
 }
 
-/** The script tag for the error overlay, with its words in the page's language. */
-export function errorScriptTag(pageUrl: string): string {
+/**
+ * What every dev page gets before </body>: the error overlay's script tag, its words in the page's
+ * language, and the live-reload DOM differ fetched ahead, since a rebuild may keep the server busy
+ * when the first saved body arrives (src/quick-edit.ts).
+ */
+export function devServerTags(pageUrl: string): string {
   const lang = languageOf(pageUrl);
   const say = (key: string) => escapeHtml(t(lang, `devServer.${key}`));
-  return `<script type="module" src="${href(routes.devBuildErrors())}" data-build-errors data-title="${say("buildFailed")}" data-hint="${say("lastGoodBuild")}" data-close="${say("close")}"></script>`;
+  return `<link rel="modulepreload" href="${routes.devServerDiff()}">\n<script type="module" src="${href(routes.devBuildErrors())}" data-build-errors data-title="${say("buildFailed")}" data-hint="${say("lastGoodBuild")}" data-close="${say("close")}"></script>`;
 }
 
 interface BuildResult {
@@ -45,7 +49,7 @@ export default function devServer(config: UserConfig): void {
   config.addPassthroughCopy({ [ERROR_SCRIPT]: routes.devBuildErrors() });
   config.addTransform("build-errors", function (this: { page: { url: string | false } }, content: string, outputPath: string | false) {
     if (!outputPath || !outputPath.endsWith(".html") || !this.page.url || !content.includes("</body>")) return content;
-    return content.replace("</body>", `${errorScriptTag(this.page.url)}\n</body>`);
+    return content.replace("</body>", `${devServerTags(this.page.url)}\n</body>`);
   });
   config.on("eleventy.after", async ({ results, directories, incremental }: { results: BuildResult[]; directories: { output: string }; incremental?: boolean }) => {
     // An incremental build reports only the pages it rebuilt: the rest are not stale.

@@ -72,6 +72,8 @@ export const routes = {
   redirects: () => "/_redirects",
   /** The dev server's build-error overlay (never in a production build). */
   devBuildErrors: () => "/dev-server/build-errors.js",
+  /** Eleventy's dev server's DOM-diffing module, which its live-reload client imports on a change (at the root, under any prefix). */
+  devServerDiff: () => "/.11ty/morphdom.js",
 };
 export type RouteName = keyof typeof routes;
 

@@ -101,7 +101,7 @@ describe("the writing loop", () => {
     }
   }, 120_000);
 
-  it("shows a failed build's error over the page, and the fixed page once the file is fixed", async () => {
+  it("puts a saved body into the open page without reloading it; shows a failed build's error over the page, and the fixed page once the file is fixed", async () => {
     const browser = await launch();
     try {
       const page = await browser.newPage();
@@ -109,6 +109,12 @@ describe("the writing loop", () => {
       await page.goto(`${base}/posts/loop-a/`);
       // Let the page's live-reload connections open before the change.
       await page.waitForLoadState("networkidle");
+      const shown = server.output().split("loop-a.md: shown in").length;
+      await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+      await writeFile(file("loop-a"), `${post("Loop A", 1)}\nPushed to the page.\n`);
+      await page.getByText("Pushed to the page.").waitFor({ timeout: 60_000 });
+      await expect(page.evaluate(() => "notReloaded" in window)).resolves.toBe(true);
+      expect(server.output().split("loop-a.md: shown in").length, "the fast path showed it").toBe(shown + 1);
       await writeFile(file("loop-a"), post("Loop A", 1).replace("date: 2020-01-01", "date: 2020-13-01"));
       const dialog = page.getByRole("dialog");
       await dialog.waitFor({ state: "visible", timeout: 60_000 });

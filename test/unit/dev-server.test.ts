@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { errorScriptTag, removeStalePages } from "../../src/dev-server.ts";
+import { devServerTags, removeStalePages } from "../../src/dev-server.ts";
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -26,7 +26,7 @@ describe("pages no build wrote", () => {
 
 describe("the build-error overlay's script tag", () => {
   it("carries its words in the page's language", () => {
-    expect(errorScriptTag("/posts/a/")).toContain('data-title="The build failed"');
-    expect(errorScriptTag("/zh/posts/a/")).toContain('data-title="构建失败"');
+    expect(devServerTags("/posts/a/")).toContain('data-title="The build failed"');
+    expect(devServerTags("/zh/posts/a/")).toContain('data-title="构建失败"');
   });
 });
