@@ -219,6 +219,7 @@ export function strayPage(file: string): string | undefined {
 export function bodyChangeIsLocal(item: CollectionItem, body: string, now = new Date()): boolean {
   const file = relativeFile(item.inputPath);
   const kind = kindOf(file);
+  // The front matter is the one the last build accepted, so only the body can bring a problem (an empty one).
   if (!kind || pageProblems(file, writtenFrontMatter(file), body, now).length) return false;
   // Entries keep their Eleventy item (for feeds), which is the same object either way.
   const fingerprint = (rawInput: string) => JSON.stringify(kind.entry({ ...item, rawInput }, file), (key, value: unknown) => (key === "item" ? undefined : value));
