@@ -19,7 +19,28 @@ export function woff2OnlyCss(css: string): string {
   });
 }
 
+interface Rendered {
+  url: string | false;
+  templateContent: string;
+}
+
+/** Each build's pages by address, for the layouts that ask about their own page. */
+const byUrl = new WeakMap<Rendered[], Map<string | false, Rendered>>();
+
+/**
+ * Whether a page shows math: its own render (`templateContent`) holds KaTeX's HTML. A layout is
+ * given its inner layout's output, built of many pieces; searching that copies the whole page once
+ * more (V8 joins the pieces first), for each page. The post and lesson layouts add no math of their
+ * own, so the render answers the same; a page outside the collections is searched as given.
+ */
+export function showsMath(content: string, url: string | false, all: Rendered[]): boolean {
+  let pages = byUrl.get(all);
+  if (!pages) byUrl.set(all, (pages = new Map(all.map((p) => [p.url, p]))));
+  return (pages.get(url)?.templateContent ?? content).includes('class="katex"');
+}
+
 export default function math(config: UserConfig): void {
+  config.addFilter("showsMath", showsMath);
   config.addPassthroughCopy({ [`${katexDist}/fonts/*.woff2`]: routes.katexFonts() });
   config.addFilter("mathCssUrl", (path: string) => `${href(path)}?v=${katexVersion}`);
   // Written by src/pages/katex-css.njk, so it lands wherever the build's output goes.

@@ -31,15 +31,19 @@ export interface Scope {
 /** A render on a page of its own: placeholders leave no trace. */
 export const OWN_PAGE: Scope = { id: "", label: "", levels: 0, open: false };
 
-const LEVEL = new RegExp(`${SCOPE.level}([1-6])`, "g");
+const PLACEHOLDER = new RegExp(`${SCOPE.id}|${SCOPE.label}|${SCOPE.open}|${SCOPE.level}([1-6])`, "g");
 
-/** A render's HTML with its placeholders filled in for `scope`. */
+/**
+ * A render's HTML with its placeholders filled in for `scope`, in one pass: every page's HTML goes
+ * through here, and each pass copies all of it.
+ */
 export function inScope(html: string, scope: Scope): string {
-  return html
-    .replaceAll(SCOPE.id, scope.id)
-    .replaceAll(SCOPE.label, scope.label)
-    .replaceAll(SCOPE.open, scope.open ? " open" : "")
-    .replace(LEVEL, (_all, level: string) => String(Math.min(6, Number(level) + scope.levels)));
+  return html.replace(PLACEHOLDER, (placeholder: string, level: string | undefined) => {
+    if (level !== undefined) return String(Math.min(6, Number(level) + scope.levels));
+    if (placeholder === SCOPE.id) return scope.id;
+    if (placeholder === SCOPE.label) return scope.label;
+    return scope.open ? " open" : "";
+  });
 }
 
 /** Lessons as rendered, placeholders kept, by file: filled in again for the print page. */
