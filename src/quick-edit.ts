@@ -14,7 +14,7 @@ export interface BuiltPage {
   inputPath: string;
   url: string | false;
   rawInput: string;
-  data: { layout?: string; page: { fileSlug: string } } & Record<string, unknown>;
+  data: { layout?: string; page: { fileSlug: string }; collections?: { all: { url: string | false; templateContent: string }[] } } & Record<string, unknown>;
   template: {
     /** The text the build read. */
     inputContent?: string | Promise<string>;
@@ -52,6 +52,8 @@ export async function renderQuickPage(pages: readonly BuiltPage[], inputPath: st
   }
   try {
     const templateContent = await page.template.renderDirect(now.body, page.data);
+    // Layouts may ask about the page's own render through the collections (src/math.ts: showsMath).
+    for (const item of page.data.collections?.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
     const laidOut = page.data.layout ? await page.template.getLayout(page.data.layout).renderPageEntry({ ...page, templateContent }) : templateContent;
     return { inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
   } catch (error) {

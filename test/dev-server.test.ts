@@ -72,13 +72,15 @@ describe("the writing loop", () => {
   }, 120_000);
 
   it("shows a saved body before the rebuild, as the rebuild writes it, and serves nothing staler meanwhile", async () => {
-    const edited = `${post("Loop B renamed", 2)}\nA paragraph saved just now.\n`;
+    // With the post's first formula: the page now needs the math stylesheet too.
+    const edited = `${post("Loop B renamed", 2)}\nA paragraph saved just now, with $x^2$.\n`;
     await writeFile(file("loop-b"), edited);
     // Served from memory by the fast path (src/quick-edit.ts), then from the rebuilt site.
-    const quick = await until("/posts/loop-b/", (page) => page.text.includes("A paragraph saved just now."));
+    const quick = await until("/posts/loop-b/", (page) => page.text.includes("A paragraph saved just now"));
     // The feed carries the body too: it waits for the rebuild rather than answer with the old one.
-    expect((await get("/feed.xml")).text).toContain("A paragraph saved just now.");
+    expect((await get("/feed.xml")).text).toContain("A paragraph saved just now");
     expect(server.output()).toMatch(/posts\/blog\/loop-b\.md: shown in \d+ ms, before the rebuild/);
+    expect(quick.text).toContain('class="katex"');
     expect((await get("/posts/loop-b/")).text).toBe(quick.text);
   }, 120_000);
 
