@@ -4,7 +4,7 @@
 // content grows.
 import { describe, it } from "vitest";
 import { languageOf } from "../../src/urls.ts";
-import { axeViolations, browserOnSite, open, viewports, watch } from "../support/browser.ts";
+import { axeViolations, browserOnSite, viewports, walk } from "../support/browser.ts";
 import { pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
@@ -14,17 +14,11 @@ describe("pages in Chromium at phone width", () => {
     const urls = await pageUrls();
     expect(urls.length).toBeGreaterThan(10);
     const failures: string[] = [];
-    // One tab walks the site, as a reader would: a fresh browser context per page costs more than the check.
-    const context = await site.browser.newContext({ viewport: viewports.phone });
-    const page = await context.newPage();
-    const problems = watch(page, site.server.origin);
-    for (const url of urls) {
-      await page.goto(`${site.server.origin}${url}`, { waitUntil: "load" });
+    await walk(site.browser, site.server.origin, urls, { viewport: viewports.phone }, async (page, url, problems) => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) failures.push(`${url}: overflows sideways by ${overflow}px`);
-      failures.push(...problems.splice(0).map((p) => `${url}: ${p}`));
-    }
-    await context.close();
+      failures.push(...problems.map((p) => `${url}: ${p}`));
+    });
     expect(failures).toEqual([]);
   }, 600_000);
 
@@ -34,11 +28,9 @@ describe("pages in Chromium at phone width", () => {
       // Every language has pages of its own, and no kind is sampled twice in one language.
       expect(new Set(samples.map(languageOf)).size).toBeGreaterThan(1);
       const failures: string[] = [];
-      for (const url of samples) {
-        const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.phone, colorScheme });
+      await walk(site.browser, site.server.origin, samples, { viewport: viewports.phone, colorScheme }, async (page, url) => {
         failures.push(...(await axeViolations(page)).map((v) => `${url}: ${v}`));
-        await context.close();
-      }
+      });
       expect(failures).toEqual([]);
     }, 600_000);
   }

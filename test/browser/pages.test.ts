@@ -2,7 +2,7 @@
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
-import { axeViolations, open, viewports, browserOnSite } from "../support/browser.ts";
+import { axeViolations, open, viewports, browserOnSite, walk } from "../support/browser.ts";
 import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
@@ -23,23 +23,19 @@ describe("pages in Chromium", () => {
   // Phone width, in both themes, is covered in every-page.test.ts; here, each kind of page on a wide
   // screen (the themes differ in colour only, which the phone walk checks).
   it(`each kind of page at ${viewports.desktop.width}px: no errors, no overflow, no axe violations`, async () => {
-    for (const url of await pages()) {
-      const { page, context, problems } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
+    await walk(site.browser, site.server.origin, await pages(), { viewport: viewports.desktop }, async (page, url, problems) => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${url} overflows sideways`).toBeLessThanOrEqual(0);
       expect(await axeViolations(page), url).toEqual([]);
       expect(problems, url).toEqual([]);
-      await context.close();
-    }
+    });
   }, 300_000);
 
   it("fits each kind of page into a 320px-wide screen", async () => {
-    for (const url of await pages()) {
-      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
+    await walk(site.browser, site.server.origin, await pages(), { viewport: { width: 320, height: 640 } }, async (page, url) => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, url).toBeLessThanOrEqual(0);
-      await context.close();
-    }
+    });
   }, 120_000);
 
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {

@@ -1,12 +1,13 @@
 // Bad input stops the real build with `file: field: reason` and a non-zero exit: one broken thing
 // at a time, in a copy of the project.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
-import { build, smallProject } from "../support/eleventy.ts";
+import { build, smallProject, type BuildResult } from "../support/eleventy.ts";
 
 const FIRST_LESSON = "posts/rdma101/01-getting-started/01-why-rdma.md";
 const SECOND_LESSON = "posts/rdma101/01-getting-started/02-landscape.md";
@@ -22,8 +23,8 @@ const BAD_CSV = "posts/blog/bad.csv";
 
 type Edit = { file: string; change: (source: string) => string } | { file: string; create: string | Buffer };
 
-/** Applies edits to the copy, builds it, and restores every file. */
-async function buildWith(edits: Edit[], env: Record<string, string> = {}) {
+/** Applies edits to the copy, builds it (into the copy's _site unless told), and restores every file. */
+async function buildWith(edits: Edit[], env: Record<string, string> = {}, outDir = path.join(copy, "_site")) {
   const originals = new Map<string, string | null>();
   try {
     for (const edit of edits) {
@@ -35,7 +36,7 @@ async function buildWith(edits: Edit[], env: Record<string, string> = {}) {
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, next);
     }
-    return await build({ cwd: copy, outDir: path.join(copy, "_site"), env });
+    return await build({ cwd: copy, outDir, env });
   } finally {
     for (const [target, original] of originals) {
       if (original === null) await unlink(target);
@@ -118,30 +119,59 @@ describe("bad input stops the build", () => {
   });
 });
 
+// Valid input of every unusual kind, in one build that the tests below each read (a build each
+// would cost more than all their checks): a draft, posts as different editors save them, a lab
+// record beside the course, feed-hostile text and template syntax in one post. Its output folder
+// lies outside the copy, so the failing builds in between cannot empty it.
+// Markup-like text, CDATA's end, a mid-text BOM, NEL and LINE SEPARATOR (allowed in XML 1.0), emoji.
+const FEED_TEXT = "A & B < C > D ]]> E \uFEFF F \u0085 G \u2028 H 😀 `</content>` &amp; done.";
+const FEED_TITLE = "Q&A: RDMA ]]& TCP\u2028]]";
+const LITERAL_TEXT = "Nunjucks {{ page.url }} and {% raw %} stay text; so does {# this #}.";
+let validOut: string | undefined;
+let valid: Promise<BuildResult> | undefined;
+afterAll(() => validOut && rm(validOut, { recursive: true, force: true }));
+function validBuild(): Promise<BuildResult> {
+  valid ??= (async () => {
+    validOut = await mkdtemp(path.join(tmpdir(), "site-valid-"));
+    // What an earlier build or the dev server left there.
+    await mkdir(path.join(validOut, "posts/deleted-post"), { recursive: true });
+    await writeFile(path.join(validOut, "posts/deleted-post/index.html"), "<p>stale</p>");
+    const post = (title: string) => `title: ${title}\ndate: 2026-12-01\ndescription: A post.`;
+    return buildWith(
+      [
+        { file: "posts/blog/unfinished.md", create: "---\ntitle: Draft\ndate: 2099-01-01\ndescription: Not yet.\ndraft: true\n---\n" },
+        { file: "posts/blog/with-bom.md", create: `\uFEFF---\n${post("With BOM")}\n---\nText.\n` },
+        { file: "posts/blog/with-spaces.md", create: `---  \n${post("With spaces")}\n--- \nText.\n` },
+        { file: "posts/blog/with-crlf.md", create: `---\r\n${post("With CRLF").replaceAll("\n", "\r\n")}\r\n---\r\nText.\r\n` },
+        { file: "posts/blog/no-final-newline.md", create: `---\n${post("No final newline")}\n---\nText.` },
+        { file: "posts/rdma101/labs/run-1.md", create: "---\nnot: a lesson\n---\nOutput.\n" },
+        {
+          file: A_POST,
+          change: (source) =>
+            appendBody(`${FEED_TEXT}\n\n${LITERAL_TEXT}\n\n\`\`\`bash\necho "\${#ARR[@]}" {{x}}\n\`\`\``)(source.replace(/^title: .*$/m, `title: "${FEED_TITLE}"`)),
+        },
+      ],
+      {},
+      validOut,
+    );
+  })();
+  return valid;
+}
+
 describe("a production build", () => {
   it("holds exactly the site: what an earlier build or the dev server left is gone, drafts never appear", async () => {
-    const out = path.join(copy, "_site");
-    await mkdir(path.join(out, "posts/deleted-post"), { recursive: true });
-    await writeFile(path.join(out, "posts/deleted-post/index.html"), "<p>stale</p>");
-    const draft = "---\ntitle: Draft\ndate: 2099-01-01\ndescription: Not yet.\ndraft: true\n---\n";
-    const result = await buildWith([{ file: "posts/blog/unfinished.md", create: draft }]);
+    const result = await validBuild();
     expect(result.code, result.output).toBe(0);
-    expect(existsSync(path.join(out, "posts/deleted-post"))).toBe(false);
-    expect(existsSync(path.join(out, "posts/unfinished"))).toBe(false);
-    expect(existsSync(path.join(out, "posts/mooncake-kvcache-centric-serving/index.html"))).toBe(true);
+    expect(existsSync(path.join(result.outDir, "posts/deleted-post"))).toBe(false);
+    expect(existsSync(path.join(result.outDir, "posts/unfinished"))).toBe(false);
+    expect(existsSync(path.join(result.outDir, "posts/mooncake-kvcache-centric-serving/index.html"))).toBe(true);
   });
 
   it("reads front matter as written by any editor: a BOM, spaces after ---, CRLF line ends, no final newline", async () => {
-    const post = (title: string) => `title: ${title}\ndate: 2026-12-01\ndescription: A post.`;
-    const result = await buildWith([
-      { file: "posts/blog/with-bom.md", create: `\uFEFF---\n${post("With BOM")}\n---\nText.\n` },
-      { file: "posts/blog/with-spaces.md", create: `---  \n${post("With spaces")}\n--- \nText.\n` },
-      { file: "posts/blog/with-crlf.md", create: `---\r\n${post("With CRLF").replaceAll("\n", "\r\n")}\r\n---\r\nText.\r\n` },
-      { file: "posts/blog/no-final-newline.md", create: `---\n${post("No final newline")}\n---\nText.` },
-    ]);
+    const result = await validBuild();
     expect(result.code, result.output).toBe(0);
     for (const [slug, title] of [["with-bom", "With BOM"], ["with-spaces", "With spaces"], ["with-crlf", "With CRLF"], ["no-final-newline", "No final newline"]]) {
-      const html = await readFile(path.join(copy, `_site/posts/${slug}/index.html`), "utf8");
+      const html = await readFile(path.join(result.outDir, `posts/${slug}/index.html`), "utf8");
       expect(html).toContain(`<h1>${title}</h1>`);
     }
   });
@@ -149,10 +179,10 @@ describe("a production build", () => {
 
 describe("files that are not pages", () => {
   it("leaves lab records beside the course out of the site, Markdown transcripts included", async () => {
-    const result = await buildWith([{ file: "posts/rdma101/labs/run-1.md", create: "---\nnot: a lesson\n---\nOutput.\n" }]);
+    const result = await validBuild();
     expect(result.code, result.output).toBe(0);
     // The labs page lives at /rdma101/labs/; a record is never a page of its own.
-    expect(await readdir(path.join(copy, "_site/rdma101/labs"))).toEqual(["index.html"]);
+    expect(await readdir(path.join(result.outDir, "rdma101/labs"))).toEqual(["index.html"]);
   });
 
   it("stops at a lab run's manifest that the labs page cannot read", async () => {
@@ -164,27 +194,25 @@ describe("files that are not pages", () => {
 
 describe("feeds", () => {
   it("stay well-formed whatever printable text a post holds", async () => {
-    // Markup-like text, CDATA's end, a mid-text BOM, NEL and LINE SEPARATOR (allowed in XML 1.0), emoji.
-    const text = "A & B < C > D ]]> E \uFEFF F \u0085 G \u2028 H 😀 `</content>` &amp; done.";
-    const result = await buildWith([{ file: A_POST, change: (source) => appendBody(text)(source.replace(/^title: .*$/m, 'title: "Q&A: RDMA ]]& TCP\u2028]]"')) }]);
+    // The post holds FEED_TEXT, under FEED_TITLE.
+    const result = await validBuild();
     expect(result.code, result.output).toBe(0);
     for (const feed of ["feed.xml", "index.xml", "rdma101/feed.xml"]) {
-      const source = await readFile(path.join(copy, "_site", feed), "utf8");
+      const source = await readFile(path.join(result.outDir, feed), "utf8");
       const doc = new JSDOM(source, { contentType: "text/xml" }).window.document;
       expect(doc.getElementsByTagName("parsererror"), feed).toHaveLength(0);
     }
-    const json = JSON.parse(await readFile(path.join(copy, "_site/feed.json"), "utf8")) as { items: { title: string; content_html: string }[] };
-    expect(json.items.map((i) => i.title)).toContain("Q&A: RDMA ]]& TCP\u2028]]");
+    const json = JSON.parse(await readFile(path.join(result.outDir, "feed.json"), "utf8")) as { items: { title: string; content_html: string }[] };
+    expect(json.items.map((i) => i.title)).toContain(FEED_TITLE);
   });
 });
 
 describe("content is taken literally", () => {
   it("publishes template syntax in prose and code exactly as written", async () => {
-    const text = "Nunjucks {{ page.url }} and {% raw %} stay text; so does {# this #}.";
-    const result = await buildWith([{ file: A_POST, change: appendBody(`${text}\n\n\`\`\`bash\necho "\${#ARR[@]}" {{x}}\n\`\`\``) }]);
+    const result = await validBuild();
     expect(result.code, result.output).toBe(0);
-    const html = await readFile(path.join(copy, "_site/posts/mooncake-kvcache-centric-serving/index.html"), "utf8");
-    expect(html).toContain(text);
+    const html = await readFile(path.join(result.outDir, "posts/mooncake-kvcache-centric-serving/index.html"), "utf8");
+    expect(html).toContain(LITERAL_TEXT);
     expect(html.replace(/<[^>]+>/g, "")).toContain('echo "${#ARR[@]}" {{x}}');
   });
 });
