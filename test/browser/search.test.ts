@@ -29,7 +29,7 @@ describe("search", () => {
     const term = glossary.find((g) => /^queue pair/i.test(g.term))!;
     const [part, lesson] = term.lesson.split("/") as [string, string];
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.desktop });
-    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.locator(".search-needs-script").isVisible()).toBe(false);
     // The query field has focus on arrival: typing searches.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("search-query");
@@ -50,7 +50,7 @@ describe("search", () => {
 
   it("narrows results to one section, and keeps query and section in the address", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
-    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
     const all = await searchFor(page, "Mooncake");
     const sections = new Set(all.map((r) => r.section));
     expect(sections.size).toBeGreaterThan(1);
@@ -63,7 +63,7 @@ describe("search", () => {
     expect(new URL(page.url()).searchParams.get("section")).toBe(publications);
     // Coming back to the address shows the same search.
     await page.reload();
-    await expect.poll(async () => (await results(page)).map((r) => r.href)).toEqual(narrowed.map((r) => r.href));
+    await expect.poll(async () => (await results(page)).map((r) => r.href), { timeout: 15_000 }).toEqual(narrowed.map((r) => r.href));
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -76,7 +76,7 @@ describe("search", () => {
       .map((u) => [u, [...loadPage(u).querySelectorAll("[data-pagefind-body] :is(h1, h2)")].map((h) => h.textContent!.match(/\p{Script=Han}{2,}/u)?.[0]).find(Boolean)] as const)
       .find(([, w]) => w)!;
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/zh/search/`, { viewport: viewports.desktop });
-    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
     const found = await searchFor(page, word!);
     expect(found.map((r) => r.href)).toContain(url);
     for (const r of found) expect(r.href.startsWith("/zh/")).toBe(true);
@@ -86,7 +86,7 @@ describe("search", () => {
 
   it.each(["light", "dark"] as const)("meets WCAG 2.2 AA with results shown, in %s", async (colorScheme) => {
     const { page, context } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone, colorScheme });
-    await expect.poll(() => page.locator(".search-form").isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
     expect((await searchFor(page, "queue pair")).length).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
