@@ -41,6 +41,9 @@ const config = (userConfig: UserConfig) => {
   userConfig.setServerOptions({ middleware: [freshness.middleware] });
   // Pages written asynchronously let the server answer (and hear the next save) during a rebuild.
   userConfig.configureTemplateHandling({ writeMode: "async" });
+  // A saved file counts once it has not changed for 50 ms (Eleventy waits 150 ms): most of the time
+  // between a save and the quick page. A file caught mid-write is simply built again when it settles.
+  userConfig.setChokidarConfig({ awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } });
   // Before a rebuild restarts anything, while the last build's pages are as they were.
   userConfig.on("eleventy.beforeWatch", showQuickPages);
   userConfig.on("eleventy.afterwatch", () => {
