@@ -7,8 +7,8 @@
 // Preloaded with ./localhost-only.ts.
 import Eleventy from "@11ty/eleventy";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { Freshness, renderQuickPage, type BuiltPage } from "../src/quick-edit.ts";
-import { relativeFile } from "../src/validation.ts";
+import { Freshness, LastBuild, renderQuickPages, type BuiltPage } from "../src/quick-edit.ts";
+import { errorMessage, relativeFile } from "../src/validation.ts";
 
 /** The parts of Eleventy 3.1's instance this script drives. */
 interface Watching {
@@ -52,32 +52,43 @@ const config = (userConfig: UserConfig) => {
 };
 const eleventy = new Eleventy(undefined, option("output"), { source: "cli", configPath: ".eleventy.ts", runMode: "serve", pathPrefix: option("pathprefix"), config }) as unknown as Watching;
 
-/** The last build's pages, while it is the last build and it succeeded. */
-let lastGood: BuiltPage[] | undefined;
+/** The last build, while it is the last build and it succeeded. */
+let lastGood: LastBuild | undefined;
 
 async function showQuickPages(queue: string[]): Promise<void> {
-  for (const file of lastGood ? queue : []) {
-    const started = performance.now();
-    const quick = await renderQuickPage(lastGood!, file);
-    if (typeof quick === "string") continue;
-    freshness.show(quick);
-    await eleventy.eleventyServe.reload({ files: [file], build: { templates: [{ url: quick.url, inputPath: file, content: quick.html }] } });
-    console.log(`[dev server] ${relativeFile(file)}: shown in ${Math.round(performance.now() - started)} ms, before the rebuild`);
+  freshness.buildStarted();
+  if (!lastGood) return;
+  const started = performance.now();
+  const read = new Map(queue.map((file) => [file, freshness.version(file)]));
+  try {
+    const pages = await renderQuickPages(lastGood, queue);
+    if (typeof pages === "string") return;
+    for (const page of pages) {
+      if (!freshness.show(page, read.get(page.inputPath)!)) continue;
+      await eleventy.eleventyServe.reload({ files: [page.inputPath], build: { templates: [{ url: page.url, inputPath: page.inputPath, content: page.html }] } });
+      console.log(`[dev server] ${relativeFile(page.inputPath)}: shown in ${Math.round(performance.now() - started)} ms, before the rebuild`);
+    }
+  } catch (error) {
+    // The rebuild shows the page (or its error) anyway; a failure here must not stop the watcher.
+    console.error(`[dev server] quick page: ${errorMessage(error)}`);
   }
 }
 
 const write = eleventy.write.bind(eleventy);
 eleventy.write = async () => {
-  freshness.buildStarted();
   lastGood = undefined;
   try {
     const result = await write();
-    lastGood = eleventy.writer.templateMap.getMap().flatMap((entry) => entry._pages ?? []);
+    lastGood = new LastBuild(eleventy.writer.templateMap.getMap().flatMap((entry) => entry._pages ?? []));
     return result;
   } finally {
     freshness.buildEnded();
   }
 };
+
+// A failed build can leave file copies running; one that fails after the next build has begun
+// would end the process. It is reported, and the next good build is what is served.
+process.on("unhandledRejection", (error) => console.error(`[dev server] left over from a failed build: ${errorMessage(error)}`));
 
 await eleventy.init();
 const rebuild = await eleventy.watch();

@@ -1,8 +1,9 @@
-// The writing loop's fast path (`npm start`). When a saved post or lesson differs from the last
-// build only in its body, and that body changes nothing another page shows, its page is rendered at
-// once with the last build's data and layout, sent to the open browser and served from memory while
-// the site rebuilds. Every other request waits for the rebuild, so nothing a change touches (lists,
-// feeds, the print page, a new image) is ever served stale. scripts/serve.ts wires it to Eleventy.
+// The writing loop's fast path (`npm start`). When the saved files are posts or lessons that differ
+// from the last build only in their bodies, and those bodies leave every page's entry as it was,
+// their pages are rendered at once with the last build's data and layout, sent to the open browser
+// and served from memory while the site rebuilds. Every other request waits for the rebuild, so
+// nothing else a change touches (lists, feeds, the print page, a new image) is served from an older
+// build. scripts/serve.ts wires it to Eleventy.
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bodyChangeIsLocal, splitFrontMatter } from "./content.ts";
@@ -24,6 +25,44 @@ export interface BuiltPage {
   };
 }
 
+type Layout = ReturnType<BuiltPage["template"]["getLayout"]>;
+
+/**
+ * The last good build's pages, each with the layout it was laid out with: looked up as the build
+ * ends, while Eleventy's layout cache holds that build's layouts (asking later would put layouts
+ * of this build's engines into the cache the rebuild reads).
+ */
+export class LastBuild {
+  readonly #layouts = new Map<BuiltPage, Layout>();
+
+  constructor(readonly pages: readonly BuiltPage[]) {
+    for (const page of pages) if (page.data.layout) this.#layouts.set(page, page.template.getLayout(page.data.layout));
+  }
+
+  layoutOf(page: BuiltPage): Layout | undefined {
+    return this.#layouts.get(page);
+  }
+}
+
+/** More changed files than this at once (a checkout, say) take the rebuild. */
+const MAX_QUICK_PAGES = 5;
+
+/**
+ * The pages of a rebuild's changed files rendered from the last build, or why not: only when every
+ * changed file is a page whose body alone changed, since any other change (a neighbour's title, a
+ * data file, a template) may change what those pages show.
+ */
+export async function renderQuickPages(last: LastBuild, queue: readonly string[]): Promise<QuickPage[] | string> {
+  if (queue.length > MAX_QUICK_PAGES) return `${queue.length} files changed`;
+  const pages: QuickPage[] = [];
+  for (const file of queue) {
+    const page = await renderQuickPage(last, file);
+    if (typeof page === "string") return page;
+    pages.push(page);
+  }
+  return pages;
+}
+
 export interface QuickPage {
   inputPath: string;
   /** The page's address as the browser sees it (under the path prefix). */
@@ -35,10 +74,10 @@ export interface QuickPage {
  * The page `inputPath` shows now, rendered from the last build, or why it cannot be: the front
  * matter changed, the body changes what other pages show, or it does not render.
  */
-export async function renderQuickPage(pages: readonly BuiltPage[], inputPath: string): Promise<QuickPage | string> {
+async function renderQuickPage(last: LastBuild, inputPath: string): Promise<QuickPage | string> {
   const file = relativeFile(inputPath);
   if (!file.endsWith(".md")) return `${file} is not a page's Markdown`;
-  const [page, ...more] = pages.filter((p) => relativeFile(p.inputPath) === file);
+  const [page, ...more] = last.pages.filter((p) => relativeFile(p.inputPath) === file);
   if (!page || more.length || !page.url) return `${file} is not one page of the last build`;
   const saved = await readFile(inputPath, "utf8").catch(() => undefined);
   if (saved === undefined) return `${file} is gone`;
@@ -54,7 +93,8 @@ export async function renderQuickPage(pages: readonly BuiltPage[], inputPath: st
     const templateContent = await page.template.renderDirect(now.body, page.data);
     // Layouts may ask about the page's own render through the collections (src/math.ts: showsMath).
     for (const item of page.data.collections?.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
-    const laidOut = page.data.layout ? await page.template.getLayout(page.data.layout).renderPageEntry({ ...page, templateContent }) : templateContent;
+    const layout = last.layoutOf(page);
+    const laidOut = layout ? await layout.renderPageEntry({ ...page, templateContent }) : templateContent;
     return { inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
   } catch (error) {
     return `${file}: ${errorMessage(error)}`;
@@ -70,6 +110,7 @@ const pathOf = (url: string): string => decodeURI(new URL(url, "http://localhost
  */
 export class Freshness {
   #changes = 0;
+  readonly #fileChanges = new Map<string, number>();
   #coveredByBuild: number | undefined;
   #built = 0;
   #quick = new Map<string, QuickPage>();
@@ -77,10 +118,18 @@ export class Freshness {
 
   /** A watched file changed: what was built may be stale, and so is a quick page of that file. */
   changed(inputPath: string): void {
+    const file = relativeFile(inputPath);
     this.#changes++;
-    for (const [url, page] of this.#quick) if (relativeFile(page.inputPath) === relativeFile(inputPath)) this.#quick.delete(url);
+    this.#fileChanges.set(file, this.version(file) + 1);
+    for (const [url, page] of this.#quick) if (relativeFile(page.inputPath) === file) this.#quick.delete(url);
   }
 
+  /** How many times the watcher has seen `inputPath` change: a quick page is of the version it read. */
+  version(inputPath: string): number {
+    return this.#fileChanges.get(relativeFile(inputPath)) ?? 0;
+  }
+
+  /** A rebuild begins (Eleventy has taken its queue): it covers the changes seen so far. */
   buildStarted(): void {
     this.#coveredByBuild = this.#changes;
   }
@@ -89,15 +138,14 @@ export class Freshness {
   buildEnded(): void {
     this.#built = this.#coveredByBuild ?? this.#changes;
     this.#coveredByBuild = undefined;
-    if (!this.isFresh()) return;
+    // Quick pages were of the build before: after this one they may differ from it.
     this.#quick.clear();
-    this.#wake();
+    if (this.isFresh()) this.#wake();
   }
 
-  /** Eleventy is between builds with nothing queued (a change it could not build, such as a broken config, ends here too). */
+  /** Eleventy is idle with nothing queued: a rebuild that stopped before writing (a configuration that failed to load) ends here. */
   settled(): void {
-    if (this.#coveredByBuild !== undefined) return;
-    this.#coveredByBuild = this.#changes;
+    this.#coveredByBuild ??= this.#changes;
     this.buildEnded();
   }
 
@@ -105,9 +153,12 @@ export class Freshness {
     return this.#coveredByBuild === undefined && this.#built >= this.#changes;
   }
 
-  show(page: QuickPage): void {
+  /** Serves `page` until the rebuild ends, unless its file changed again after version `read` was read. */
+  show(page: QuickPage, read: number): boolean {
+    if (this.version(page.inputPath) !== read) return false;
     this.#quick.set(pathOf(page.url), page);
     this.#wake();
+    return true;
   }
 
   /** Held requests look again: their page may be a quick one now, or everything fresh. */
@@ -117,7 +168,14 @@ export class Freshness {
 
   /** Eleventy's dev server middleware: a quick page from memory, anything else once fresh. */
   readonly middleware = async (request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> => {
-    const path = pathOf(request.url ?? "/");
+    let path: string;
+    try {
+      path = pathOf(request.url ?? "/");
+    } catch {
+      response.statusCode = 400;
+      response.end();
+      return;
+    }
     for (;;) {
       const quick = this.#quick.get(path);
       if (quick) {

@@ -52,10 +52,10 @@ describe("Freshness", () => {
     freshness.changed("./posts/blog/a.md");
     const page = request(freshness, "/posts/a/index.html?x=1");
     const list = request(freshness, "/posts/");
-    freshness.show(quick);
+    freshness.buildStarted();
+    expect(freshness.show(quick, freshness.version(quick.inputPath))).toBe(true);
     await expect(page).resolves.toBe("memory: <p>new</p>");
     expect(await pending(list)).toBe(true);
-    freshness.buildStarted();
     freshness.buildEnded();
     await expect(list).resolves.toBe("files");
     // Once the rebuild is done, its files are the page.
@@ -65,9 +65,36 @@ describe("Freshness", () => {
   it("forgets a quick page when its file changes again", async () => {
     const freshness = new Freshness();
     freshness.changed("./posts/blog/a.md");
-    freshness.show(quick);
+    freshness.show(quick, freshness.version(quick.inputPath));
     freshness.changed("posts/blog/a.md");
     expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
+  });
+
+  it("does not show a quick page of a version saved over while it rendered", async () => {
+    const freshness = new Freshness();
+    freshness.changed("./posts/blog/a.md");
+    const read = freshness.version(quick.inputPath);
+    freshness.changed("./posts/blog/a.md");
+    expect(freshness.show(quick, read)).toBe(false);
+    expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
+  });
+
+  it("drops quick pages when a build ends with a change still to build", async () => {
+    const freshness = new Freshness();
+    freshness.changed("./posts/blog/a.md");
+    freshness.buildStarted();
+    freshness.show(quick, freshness.version(quick.inputPath));
+    freshness.changed("./posts/blog/b.md");
+    freshness.buildEnded();
+    expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
+  });
+
+  it("answers a request whose address cannot be decoded with 400", async () => {
+    const freshness = new Freshness();
+    let status = 0;
+    const response = { set statusCode(code: number) { status = code; }, end: () => undefined } as unknown as ServerResponse;
+    await freshness.middleware({ url: "/%" } as IncomingMessage, response, () => undefined);
+    expect(status).toBe(400);
   });
 
   it("lets requests through when Eleventy settles without a build (a broken configuration)", async () => {
@@ -78,11 +105,12 @@ describe("Freshness", () => {
     await expect(held).resolves.toBe("files");
   });
 
-  it("does not settle while a build runs", async () => {
+  it("lets requests through when a rebuild stops before writing (its configuration failed to load)", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed("src/blog.ts");
     freshness.buildStarted();
+    const held = request(freshness, "/");
     freshness.settled();
-    expect(await pending(request(freshness, "/"))).toBe(true);
+    await expect(held).resolves.toBe("files");
   });
 });
