@@ -86,9 +86,10 @@ eleventy.write = async () => {
   }
 };
 
-// A failed build can leave file copies running; one that fails after the next build has begun
-// would end the process. It is reported, and the next good build is what is served.
-process.on("unhandledRejection", (error) => console.error(`[dev server] left over from a failed build: ${errorMessage(error)}`));
+// A failed build can leave work running (Eleventy's file copies); a failure of it after the next
+// build has begun has no one to catch it and would end the process. It is reported instead, and the
+// last good build stays served.
+process.on("unhandledRejection", (error) => console.error(`[dev server] a failure outside any build (work a failed build left running?): ${errorMessage(error)}`));
 
 await eleventy.init();
 const rebuild = await eleventy.watch();
