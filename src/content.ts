@@ -15,14 +15,10 @@ import { contentDate } from "./schemas.ts";
 import { ContentError, contentError, relativeFile, validate } from "./validation.ts";
 import { readYaml } from "./yaml.ts";
 
-interface Written {
-  data: Record<string, unknown>;
-  /** Lines before the body (the front matter and its delimiters), so errors can name file lines. */
-  bodyOffset: number;
-}
-
 /** Front matter as each file's author wrote it, by project-relative path; filled by the engine. */
-const written = new Map<string, Written>();
+const written = new Map<string, Record<string, unknown>>();
+/** Lines of each file before its body, so errors can name file lines; filled as each file is split. */
+const bodyStarts = new Map<string, number>();
 
 /**
  * Eleventy's front-matter engine for YAML: YAML 1.2 keeps dates as the text written ("2026-13-45"
@@ -30,11 +26,31 @@ const written = new Map<string, Written>();
  */
 export function parseFrontMatter(source: string, options?: { filePath?: string }): Record<string, unknown> {
   const file = options?.filePath ? relativeFile(options.filePath) : "(front matter)";
-  const data = readYaml(source, file, "(front matter)") ?? {};
+  // The block ends where a line starts with ---: with CRLF line ends, its last line keeps the "\r".
+  const data = readYaml(source.replace(/\r$/, ""), file, "(front matter)") ?? {};
   if (typeof data !== "object" || Array.isArray(data)) throw contentError([`${file}: (front matter): must be fields, one "name: value" a line`]);
-  // The engine sees the block after the opening delimiter: its newlines, plus both delimiter lines.
-  written.set(file, { data: data as Record<string, unknown>, bodyOffset: (source.match(/\n/g)?.length ?? 0) + 2 });
+  written.set(file, data as Record<string, unknown>);
   return data as Record<string, unknown>;
+}
+
+/** What a file says and where its body starts: after the line breaks in the text before it. */
+function recordFile(filePath: string, data: Record<string, unknown>, beforeBody: string): void {
+  const file = relativeFile(filePath);
+  written.set(file, data);
+  bodyStarts.set(file, beforeBody.match(/\n/g)?.length ?? 0);
+}
+
+/**
+ * Eleventy's parser calls this on each file once it is split (the hook is named for excerpts, which
+ * the site does not use). Only here is the body's start known: the parser takes a line break after
+ * the closing `---` but leaves spaces there, so a body may begin on the closing line. The engine
+ * may not have run (no front matter, or none but the delimiters): its fields are then none, also
+ * for a file that had some when the dev server last read it.
+ */
+function recordSplit(split: { orig: Uint8Array; content: string; data: Record<string, unknown> }, options: { filePath?: string }): void {
+  if (!options.filePath) return;
+  const beforeBody = split.orig.subarray(0, split.orig.length - Buffer.byteLength(split.content));
+  recordFile(options.filePath, split.data, new TextDecoder().decode(beforeBody));
 }
 
 /**
@@ -43,19 +59,29 @@ export function parseFrontMatter(source: string, options?: { filePath?: string }
  */
 export function readContentFile(source: string, file: string): { data: Record<string, unknown>; body: string } {
   const split = splitFrontMatter(source);
-  if (!split) throw contentError([`${file}: (front matter): missing; the file must start with a --- line, its fields, and a --- line`]);
-  // The engine receives the block with the newline after the opening delimiter, as from Eleventy.
-  return { data: parseFrontMatter(`\n${split.fields}`, { filePath: file }), body: split.body };
+  if (!split) throw contentError([`${file}: (front matter): missing or never closed; the file must start with a --- line, its fields, and a --- line`]);
+  const data = parseFrontMatter(split.fields, { filePath: file });
+  recordFile(file, data, split.frontMatter);
+  return { data, body: split.body };
 }
 
-/** A content file's front matter (with its delimiter lines), the fields in it, and its body, split as Eleventy splits them. */
+/**
+ * A content file's front matter (from the opening `---` to the body), the text the engine parses,
+ * and the body, split as Eleventy's parser (gray-matter) splits them: the block ends at the first
+ * line that starts with `---`, and the body starts after that `---` and a line break right after it,
+ * if there is one (spaces after the closing `---` are the body's first, blank, line).
+ */
 export function splitFrontMatter(source: string): { frontMatter: string; fields: string; body: string } | undefined {
-  const match = source.match(/^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/);
-  return match ? { frontMatter: match[0], fields: match[1] ?? "", body: source.slice(match[0].length) } : undefined;
+  const text = source.replace(/^\uFEFF/, "");
+  if (!text.startsWith("---") || text[3] === "-") return undefined;
+  const close = text.indexOf("\n---", 3);
+  if (close === -1) return undefined;
+  const body = text.slice(close + 4).replace(/^\r?\n?/, "");
+  return { frontMatter: source.slice(0, source.length - body.length), fields: text.slice(3, close), body };
 }
 
-export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file)?.data ?? {};
-export const bodyOffset = (file: string): number => written.get(file)?.bodyOffset ?? 0;
+export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file) ?? {};
+export const bodyOffset = (file: string): number => bodyStarts.get(file) ?? 0;
 
 /** The part of an Eleventy collection item the model reads. */
 export interface CollectionItem {
@@ -269,8 +295,11 @@ function pageDate(this: { page: { inputPath: string } }, value: unknown): Date |
   return validate(dated, { date: value }, relativeFile(this.page.inputPath)).date;
 }
 
+/** How Eleventy reads every template's front matter (its parser is gray-matter). */
+export const FRONT_MATTER_OPTIONS = { engines: { yaml: parseFrontMatter }, excerpt: recordSplit };
+
 export default function content(config: UserConfig): void {
-  config.setFrontMatterParsingOptions({ engines: { yaml: parseFrontMatter } });
+  config.setFrontMatterParsingOptions(FRONT_MATTER_OPTIONS);
   config.addDateParsing(pageDate);
   // A stray Markdown file (notes at the repository root) would be published with no layout.
   config.addPreprocessor("placement", "md", (data: { page: { inputPath: string } }) => {

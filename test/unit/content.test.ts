@@ -1,6 +1,22 @@
+import matter from "gray-matter";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bodyOffset, contentCollection, Index, strayPage, loadEntries, pageDataHook, pageProblems, parseFrontMatter, readContentFile, writtenFrontMatter, type Entry, type Kind } from "../../src/content.ts";
+import {
+  bodyOffset,
+  contentCollection,
+  FRONT_MATTER_OPTIONS,
+  Index,
+  strayPage,
+  loadEntries,
+  pageDataHook,
+  pageProblems,
+  parseFrontMatter,
+  readContentFile,
+  writtenFrontMatter,
+  type Entry,
+  type Kind,
+} from "../../src/content.ts";
+import { createMarkdown } from "../../src/markdown.ts";
 import { errorOf } from "../support/errors.ts";
 
 const schema = z.strictObject({ title: z.string("is required"), date: z.string().optional() });
@@ -20,8 +36,6 @@ describe("the front-matter engine", () => {
     const data = parseFrontMatter("\ntitle: T\ndate: 2026-13-45\nflag: yes", { filePath: "./things/a.md" });
     expect(data).toEqual({ title: "T", date: "2026-13-45", flag: "yes" });
     expect(writtenFrontMatter("things/a.md")).toBe(data);
-    // Three lines of front matter and two delimiters come before the body.
-    expect(bodyOffset("things/a.md")).toBe(5);
   });
 
   it("names the file on a syntax error and on front matter that is not fields", () => {
@@ -108,5 +122,58 @@ describe("a content file read outside Eleventy", () => {
 
   it("names the file when it has no front matter", () => {
     expect(errorOf(() => readContentFile("Just text\n", "things/e.md"))).toMatch(/^things\/e\.md: \(front matter\): missing/);
+  });
+});
+
+/** A file read as Eleventy reads it: its parser (gray-matter) with the site's options. */
+const readByEleventy = (source: string, file: string) => matter(source, { ...FRONT_MATTER_OPTIONS, filePath: `./${file}` } as never);
+
+// However an editor ends the delimiter lines, a mistake in the body is named at its line in the file.
+const SOURCES: [string, string][] = [
+  ["plain delimiters", "---\ntitle: T\n---\nIntro.\n\n::: notice\n"],
+  ["spaces after the closing ---", "---\ntitle: T\ndate: 2026-12-03\n---   \nIntro.\n\n::: notice\n"],
+  ["a tab after the closing ---", "---\ntitle: T\n---\t\n::: notice\n"],
+  ["spaces after the opening ---", "---  \ntitle: T\n---\nIntro.\n\n::: notice\n"],
+  ["CRLF line ends", "---\r\ntitle: T\r\n---\r\nIntro.\r\n\r\n::: notice\r\n"],
+  ["CRLF and spaces after both ---", "---  \r\ntitle: T\r\n--- \r\nIntro.\r\n\r\n::: notice\r\n"],
+  ["a BOM and spaces after the closing ---", "\uFEFF---\ntitle: T\n--- \n::: notice\n"],
+  ["empty front matter", "---\n---\nIntro.\n\n::: notice\n"],
+];
+/** The line (1-based) the mistake is written on, counted in the file itself. */
+const mistakeLine = (source: string) => source.split(/\r?\n/).indexOf("::: notice") + 1;
+
+describe("the line a body starts on", () => {
+  const md = createMarkdown();
+  const file = "posts/blog/lines.md";
+
+  it.each(SOURCES)("is counted right with %s, as Eleventy reads the file", (_name, source) => {
+    const { content } = readByEleventy(source, file);
+    expect(errorOf(() => md.render(content, { page: { inputPath: `./${file}` } }))).toMatch(new RegExp(`^${file}:${mistakeLine(source)}: \\(container\\)`));
+  });
+
+  it.each(SOURCES)("is counted right with %s, as npm run check reads the file (split as Eleventy splits it)", (_name, source) => {
+    const eleventy = readByEleventy(source, file);
+    const { data, body } = readContentFile(source, file);
+    expect([data, body]).toEqual([eleventy.data, eleventy.content]);
+    expect(errorOf(() => md.render(body, { page: { inputPath: `./${file}` } }))).toMatch(new RegExp(`^${file}:${mistakeLine(source)}: \\(container\\)`));
+  });
+
+  it.each([
+    ["ends after the closing ---", "---\ntitle: T\n---\n"],
+    ["ends on the closing --- and its spaces", "---\ntitle: T\n--- "],
+  ])("leaves an empty body when the file %s", (_name, source) => {
+    const eleventy = readByEleventy(source, file);
+    expect(eleventy.content.trim()).toBe("");
+    expect(readContentFile(source, file).body).toBe(eleventy.content);
+  });
+
+  it("keeps no carriage return in the last field of a file with CRLF line ends", () => {
+    expect(readByEleventy("---\r\ntitle: T\r\ndescription: D\r\n---\r\nText.\r\n", file).data).toEqual({ title: "T", description: "D" });
+  });
+
+  it("forgets what a file said once its front matter is gone (the dev server reads files again)", () => {
+    readByEleventy("---\ntitle: Before\n---\nText.\n", file);
+    readByEleventy("---\n---\nText.\n", file);
+    expect(writtenFrontMatter(file)).toEqual({});
   });
 });

@@ -2,15 +2,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseFrontMatter } from "../../src/content.ts";
+import { readContentFile } from "../../src/content.ts";
 import { createMarkdown } from "../../src/markdown.ts";
 
 const md = createMarkdown();
 const dir = mkdtempSync(path.join(tmpdir(), "directives-"));
-/** A page on disk whose front matter Eleventy has read (with the site's engine), so errors can name its real lines. */
+/** A page on disk whose front matter has been read as the build reads it, so errors can name its real lines. */
 function page(body: string): { page: { inputPath: string } } {
   const inputPath = path.join(dir, "page.md");
-  parseFrontMatter("\ntitle: T\ndate: 2026-01-01", { filePath: inputPath });
+  readContentFile("---\ntitle: T\ndate: 2026-01-01\n---\n", inputPath);
   writeFileSync(path.join(dir, "box.svg"), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect class="soft" width="5" height="5"/></svg>');
   return { page: { inputPath } };
 }

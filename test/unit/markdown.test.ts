@@ -129,8 +129,8 @@ describe("markdown", () => {
     });
 
     it("names the file's own line: the front matter's lines come first", async () => {
-      const { parseFrontMatter } = await import("../../src/content.ts");
-      parseFrontMatter("\ntitle: T\ndate: 2026-01-01", { filePath: "posts/blog/fm.md" });
+      const { readContentFile } = await import("../../src/content.ts");
+      readContentFile("---\ntitle: T\ndate: 2026-01-01\n---\n", "posts/blog/fm.md");
       expect(errorOf(() => md.render("Intro.\n\n::: notice\n:::\n", { page: { inputPath: "posts/blog/fm.md" } }))).toMatch(/^posts\/blog\/fm\.md:7: /);
     });
 

@@ -4,16 +4,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
 import { formatTranscript } from "../../src/lab/transcript.ts";
-import { parseFrontMatter } from "../../src/content.ts";
+import { readContentFile } from "../../src/content.ts";
 import { createMarkdown } from "../../src/markdown.ts";
 import { transcriptCaption, transcriptHtml } from "../../src/transcripts.ts";
 
 const md = createMarkdown();
 const root = mkdtempSync(path.join(tmpdir(), "transcripts-"));
-/** A page at `relative` under a temporary folder whose front matter (one line) Eleventy has read with the site's engine. */
+/** A page at `relative` under a temporary folder whose front matter (one line) has been read as the build reads it. */
 function page(relative: string, _body: string): { page: { inputPath: string } } {
   const inputPath = path.join(root, relative);
-  parseFrontMatter("\ntitle: T", { filePath: inputPath });
+  readContentFile("---\ntitle: T\n---\n", inputPath);
   return { page: { inputPath } };
 }
 const renderError = (relative: string, body: string): string => {
