@@ -111,10 +111,12 @@ describe("bad input stops the build", () => {
     expect(existsSync(result.outDir)).toBe(false);
   });
 
-  it("names the line of the file, front matter counted", async () => {
+  it("names the line of the file, front matter counted, however an editor ended the lines", async () => {
     const source = await readFile(path.join(copy, A_POST), "utf8");
     const line = source.split("\n").length + 1;
-    const result = await buildWith([{ file: A_POST, change: appendBody("::: notice\nText.\n:::") }]);
+    // Spaces after the closing --- (the parser leaves them in the body) and CRLF line ends.
+    const saved = (s: string) => s.replace("\n---\n", "\n---  \n").replaceAll("\n", "\r\n");
+    const result = await buildWith([{ file: A_POST, change: (s) => saved(appendBody("::: notice\nText.\n:::")(s)) }]);
     expect(result.output).toContain(`${A_POST}:${line}: (container): '::: notice' is no container`);
   });
 });
