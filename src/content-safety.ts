@@ -89,14 +89,18 @@ export function* tagsOf(html: string): Generator<Tag> {
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", colon: ":", tab: "\t", newline: "\n", sol: "/" };
 
-/** An attribute value as the browser reads a URL from it: entities decoded, tabs and newlines gone. */
+/** An attribute value with its character references decoded. */
+const decoded = (value: string): string =>
+  value.replace(/&(?:#(\d+)|#x([\da-f]+)|(\w+));?/gi, (all, dec?: string, hex?: string, name?: string) =>
+    dec || hex ? String.fromCodePoint(parseInt(dec ?? hex!, dec ? 10 : 16)) : (ENTITIES[name!.toLowerCase()] ?? all),
+  );
+/** An attribute value as the browser reads a URL's scheme from it: decoded, tabs and newlines gone. */
 const urlOf = (value: string): string =>
-  value
-    .replace(/&(?:#(\d+)|#x([\da-f]+)|(\w+));?/gi, (all, dec?: string, hex?: string, name?: string) =>
-      dec || hex ? String.fromCodePoint(parseInt(dec ?? hex!, dec ? 10 : 16)) : (ENTITIES[name!.toLowerCase()] ?? all),
-    )
+  decoded(value)
     .replace(/[\u0000-\u0020]/g, "")
     .toLowerCase();
+/** The URLs a srcset lists, one per candidate (its width or density after it). */
+const srcsetUrls = (value: string): string[] => value.split(",").map((candidate) => candidate.trim().split(/\s+/)[0] ?? "");
 
 /** Elements that content never holds: they run scripts, embed other documents or belong to the head. */
 const REFUSED_ELEMENTS: Record<string, string> = {
@@ -124,7 +128,7 @@ const LINK_ELEMENTS = new Set(["a", "area"]);
 const otherOrigin = (url: string): boolean => url.startsWith("//") || (/^[a-z][a-z\d+.-]*:/.test(url) && !url.startsWith("data:"));
 /** The URLs an attribute holds: a srcset lists several, a style its url()s. */
 const urlsIn = (name: string, value: string): string[] => {
-  if (name === "srcset") return value.split(",").map((candidate) => urlOf(candidate.trim().split(/\s+/)[0] ?? ""));
+  if (name === "srcset") return srcsetUrls(value).map(urlOf);
   if (name === "style") return [...value.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)|@import\s+["']([^"']*)/gi)].map((m) => urlOf(m[1] ?? m[2] ?? m[3] ?? m[4] ?? ""));
   return [urlOf(value)];
 };
@@ -144,3 +148,10 @@ export function unsafeTag(tag: Tag): string | undefined {
   }
   return undefined;
 }
+
+/** Attributes whose URL the reader follows (href) or the page loads (src, srcset, poster). */
+const TARGET_ATTRIBUTES = new Set(["href", "src", "srcset", "poster"]);
+
+/** The addresses a tag links to or loads, as written (references decoded), for the link check (./links.ts). */
+export const targetsOf = (tag: Tag): string[] =>
+  tag.attributes.flatMap(({ name, value }) => (name === "srcset" ? srcsetUrls(decoded(value)) : TARGET_ATTRIBUTES.has(name) ? [decoded(value).trim()] : []));

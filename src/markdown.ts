@@ -15,7 +15,7 @@ import markdownItKatex from "@vscode/markdown-it-katex";
 import katexLibrary, { type KatexOptions } from "katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { bodyOffset } from "./content.ts";
-import { checkControlCharacters, lineAt, tagsOf, unsafeTag } from "./content-safety.ts";
+import { checkControlCharacters, lineAt, tagsOf, targetsOf, unsafeTag } from "./content-safety.ts";
 import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
@@ -75,6 +75,10 @@ type RenderEnv = { page?: { inputPath?: string; url?: unknown }; lang?: unknown 
 export const renderedFile = (env: RenderEnv): string => (env?.page?.inputPath ? relativeFile(env.page.inputPath) : "(markdown)");
 /** The line of the page's file a token starts on (1-based): front matter lines, then the body's. */
 const sourceLine = (env: RenderEnv, token: Token): number => bodyOffset(renderedFile(env)) + (token.map?.[0] ?? 0) + 1;
+/** Records a link within the site at a line of the page's file, to check when the build ends (./links.ts). */
+const recordPageLink = (env: RenderEnv, line: number, target: string): void => {
+  if (typeof env?.page?.url === "string") recordLink(renderedFile(env), line, env.page.url, target);
+};
 /** The language of the page being rendered. */
 const renderedLang = (env: RenderEnv): Lang => (isLang(env?.lang) ? env.lang : DEFAULT_LANGUAGE);
 const label = (env: RenderEnv, key: string, params?: Record<string, string | number>) => escapeHtml(t(renderedLang(env), key, params));
@@ -270,6 +274,8 @@ function checkSource(md: MarkdownIt): void {
         if (unsafe) fail(token, "(html)", unsafe, within);
         const id = tag.attributes.find((a) => a.name === "id");
         if (id) claim(id.value, token, within);
+        // Raw HTML's links and images are checked as Markdown links are.
+        for (const target of targetsOf(tag)) recordPageLink(env, sourceLine(env, token) + within, target);
       }
     };
     startLinks(file);
@@ -331,8 +337,7 @@ function addLinks(md: MarkdownIt): void {
     const token = tokens[idx]!;
     // Heading self-links carry the id's placeholder already.
     const target = (token.attrGet("href") ?? "").replace(SCOPE.id, "");
-    // Checked against the written site when the build ends (./links.ts).
-    if (typeof env?.page?.url === "string") recordLink(renderedFile(env), sourceLine(env, token), env.page.url, target);
+    recordPageLink(env, sourceLine(env, token), target);
     // Another site, also when written protocol-relative (//host/…).
     if (/^(?:https?:)?\/\//i.test(target)) token.attrSet("rel", "noopener");
     // A fragment names an id of this render.

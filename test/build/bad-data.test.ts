@@ -94,6 +94,7 @@ const cases: [string, Edit[], string | RegExp][] = [
   ["post: a file name with spaces", [{ file: "posts/blog/My Post.md", create: "---\ntitle: Mine\ndate: 2026-12-01\ndescription: A post.\n---\nText.\n" }], "posts/blog/My Post.md: (file): 'My Post.md' becomes part of the page's address"],
   ["a stray Markdown file at the repository root", [{ file: "notes.md", create: "# Notes\n\nTo do.\n" }], "notes.md: (file): not a page of any kind"],
   ["link: to a page the site does not have", [{ file: A_POST, change: appendBody("See [part 9](/posts/kvcache-part-9/).") }], new RegExp(`${A_POST}:\\d+: \\(link\\): /posts/kvcache-part-9/ is no page or file of the site`)],
+  ["link: in raw HTML, to a page the site does not have", [{ file: A_POST, change: appendBody('<p>See\n<a href="/posts/kvcache-part-9/">part 9</a>.</p>') }], new RegExp(`${A_POST}:\\d+: \\(link\\): /posts/kvcache-part-9/ is no page or file of the site`)],
   ["link: to a glossary term the glossary does not have", [{ file: FIRST_LESSON, change: appendBody("A [queue pear](/rdma101/glossary/#queue-pear).") }], new RegExp(`${FIRST_LESSON}:\\d+: \\(link\\): /rdma101/glossary/#queue-pear: the page /rdma101/glossary/ has no id 'queue-pear'`)],
   ["html: an id given twice", [{ file: A_POST, change: appendBody('## Results\n\n<div id="results">x</div>') }], new RegExp(`${A_POST}:\\d+: \\(id\\): 'results' is also the id of what line \\d+ writes`)],
   ["lesson: a later lesson as prerequisite", [{ file: FIRST_LESSON, change: frontMatter((fm) => `${fm}\nprerequisites: [getting-started/landscape]`) }], `${FIRST_LESSON}: prerequisites[0]: 'getting-started/landscape' is lesson 1.2, after this one (1.1)`],
@@ -129,6 +130,8 @@ describe("bad input stops the build", () => {
 const FEED_TEXT = "A & B < C > D ]]> E \uFEFF F \u0085 G \u2028 H 😀 `</content>` &amp; done.";
 const FEED_TITLE = "Q&A: RDMA ]]& TCP\u2028]]";
 const LITERAL_TEXT = "Nunjucks {{ page.url }} and {% raw %} stay text; so does {# this #}.";
+// Raw HTML links within the site that lead somewhere: the link check lets them through.
+const RAW_LINKS = 'Raw <a href="/posts/with-crlf/#main">links</a> pass.\n\n<p><a href="../with-spaces/">Another</a>, <a href="#main">here</a>.</p>';
 let validOut: string | undefined;
 let valid: Promise<BuildResult> | undefined;
 afterAll(() => validOut && rm(validOut, { recursive: true, force: true }));
@@ -150,7 +153,7 @@ function validBuild(): Promise<BuildResult> {
         {
           file: A_POST,
           change: (source) =>
-            appendBody(`${FEED_TEXT}\n\n${LITERAL_TEXT}\n\n\`\`\`bash\necho "\${#ARR[@]}" {{x}}\n\`\`\``)(source.replace(/^title: .*$/m, `title: "${FEED_TITLE}"`)),
+            appendBody(`${FEED_TEXT}\n\n${LITERAL_TEXT}\n\n\`\`\`bash\necho "\${#ARR[@]}" {{x}}\n\`\`\`\n\n${RAW_LINKS}`)(source.replace(/^title: .*$/m, `title: "${FEED_TITLE}"`)),
         },
       ],
       {},

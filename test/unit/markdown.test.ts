@@ -5,6 +5,7 @@ import { createMarkdown, headingSlug, LAYOUT_IDS } from "../../src/markdown.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
 import { setPathPrefix } from "../../src/urls.ts";
+import { recordedLinks } from "../../src/links.ts";
 
 const md = createMarkdown();
 
@@ -95,6 +96,41 @@ describe("markdown", () => {
     } finally {
       setPathPrefix("/");
     }
+  });
+
+  it("records each link within the site at its line, Markdown or raw HTML, for the check at the build's end", () => {
+    const file = "posts/blog/links.md";
+    const source = [
+      "See [part 2](/posts/b/) and [elsewhere](https://example.org/).",
+      "",
+      'Inline <a href="/posts/c/#intro">c</a>, on one line',
+      'with <a href="d/">d</a> and <a href="mailto:x@example.org">mail</a>.',
+      "",
+      "<figure>",
+      '<img src="/assets/e.png" srcset="/assets/e.png 1x, /assets/e@2x.png 2x" alt="e">',
+      '<figcaption><a',
+      '  href="/posts/f/?a=1&amp;b=2">f</a></figcaption>',
+      "</figure>",
+      "",
+      '::: note <a href="#g">g</a>',
+      "Text. `<a href=\"/in-code/\">`",
+      ":::",
+      "",
+    ].join("\n");
+    md.render(source, { page: { inputPath: file, url: "/posts/links/" } });
+    const recorded = recordedLinks().filter((link) => link.at.startsWith(`${file}:`));
+    expect(recorded.map(({ at, from, target }) => `${at} ${from} ${target}`).sort()).toEqual(
+      [
+        `${file}:1 /posts/links/ /posts/b/`,
+        `${file}:3 /posts/links/ /posts/c/#intro`,
+        `${file}:4 /posts/links/ d/`,
+        `${file}:7 /posts/links/ /assets/e.png`,
+        `${file}:7 /posts/links/ /assets/e.png`,
+        `${file}:7 /posts/links/ /assets/e@2x.png`,
+        `${file}:8 /posts/links/ /posts/f/?a=1&b=2`,
+        `${file}:12 /posts/links/ #g`,
+      ].sort(),
+    );
   });
 
   it("joins lines of Chinese without a space, and keeps the space a line break makes beside Latin words", () => {
