@@ -85,6 +85,17 @@ const label = (env: RenderEnv, key: string, params?: Record<string, string | num
 /** "Table 1." before a caption. */
 const captionNumber = (env: RenderEnv, name: string) => `<span class="caption-number">${label(env, "markdown.caption", { label: name })}</span>`;
 
+/**
+ * Inline Markdown written on a block's first line (a callout's title, a table's caption), rendered
+ * with that block's line, so what it records or refuses names the line.
+ */
+function renderInlineAt(md: MarkdownIt, source: string, env: RenderEnv, block: Token): string {
+  const tokens = md.parseInline(source, env);
+  const line = block.map?.[0] ?? 0;
+  for (const token of tokens) for (const child of token.children ?? []) child.map = child.map && [child.map[0] + line, child.map[1] + line];
+  return md.renderer.render(tokens, md.options, env);
+}
+
 function addContainers(md: MarkdownIt): void {
   for (const name of CALLOUTS) {
     md.use(container, name, {
@@ -93,7 +104,7 @@ function addContainers(md: MarkdownIt): void {
         if (token.nesting !== 1) return "</div>\n";
         const title = containerArgs(name, token.info);
         const lang = renderedLang(env);
-        const heading = title ? tHtml(lang, "markdown.titled", { title: md.renderInline(title, env) }, { label: t(lang, `markdown.${name}`) }) : label(env, `markdown.${name}`);
+        const heading = title ? tHtml(lang, "markdown.titled", { title: renderInlineAt(md, title, env, token) }, { label: t(lang, `markdown.${name}`) }) : label(env, `markdown.${name}`);
         return `<div class="callout callout-${name}" role="note">\n<p class="callout-title">${heading}</p>\n`;
       },
     });
@@ -118,7 +129,7 @@ function addContainers(md: MarkdownIt): void {
       if (token.nesting !== 1) return "</div>\n</figure>\n";
       const name = t(renderedLang(env), "markdown.table", { number: token.meta.number as number });
       const caption = containerArgs("table", token.info) ?? "";
-      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${md.renderInline(caption, env)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${SCOPE.label}${escapeHtml(name)}">\n`;
+      return `<figure class="table-figure">\n<figcaption>${captionNumber(env, name)} ${renderInlineAt(md, caption, env, token)}</figcaption>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${SCOPE.label}${escapeHtml(name)}">\n`;
     },
   });
   // Number tables in the order they appear, once per render (a page is one render).
@@ -192,13 +203,17 @@ function checkMath(md: MarkdownIt): void {
 }
 
 /**
- * Inline tokens (raw HTML, math) get the line they are on: their paragraph's first line plus the
- * line breaks before them, so messages about them can name it.
+ * Inline tokens (links, raw HTML, math) get the line they are on: their paragraph's first line plus
+ * the line breaks before them, so messages about them can name it. A table cell has no line of its
+ * own: it is on its row's.
  */
 function lineInlineTokens(md: MarkdownIt): void {
   md.core.ruler.push("inline-lines", (state) => {
+    let blockLine = 0;
     for (const block of state.tokens) {
-      if (block.type !== "inline" || !block.map || !block.children) continue;
+      if (block.map) blockLine = block.map[0];
+      if (block.type !== "inline" || !block.children) continue;
+      block.map ??= [blockLine, blockLine + 1];
       let line = block.map[0];
       for (const child of block.children) {
         child.map ??= [line, line + 1];

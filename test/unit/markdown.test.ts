@@ -112,8 +112,14 @@ describe("markdown", () => {
       '  href="/posts/f/?a=1&amp;b=2">f</a></figcaption>',
       "</figure>",
       "",
-      '::: note <a href="#g">g</a>',
+      '::: note <a href="#g">g</a> and [h](/posts/h/)',
       "Text. `<a href=\"/in-code/\">`",
+      ":::",
+      "",
+      "::: table Caption with [i](/posts/i/)",
+      "| a |",
+      "|---|",
+      "| [j](/posts/j/) |",
       ":::",
       "",
     ].join("\n");
@@ -129,6 +135,9 @@ describe("markdown", () => {
         `${file}:7 /posts/links/ /assets/e@2x.png`,
         `${file}:8 /posts/links/ /posts/f/?a=1&b=2`,
         `${file}:12 /posts/links/ #g`,
+        `${file}:12 /posts/links/ /posts/h/`,
+        `${file}:16 /posts/links/ /posts/i/`,
+        `${file}:19 /posts/links/ /posts/j/`,
       ].sort(),
     );
   });
