@@ -50,12 +50,13 @@ export function readText(file: string): string {
 export interface Tag {
   /** Lower case. */
   name: string;
-  attributes: { name: string; value: string }[];
+  /** Values as written; `at` is where a value starts in the fragment. */
+  attributes: { name: string; value: string; at: number }[];
   /** Where the tag starts in the fragment. */
   offset: number;
 }
 
-const ATTRIBUTE = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]*)))?/y;
+const ATTRIBUTE = /[\s/]*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]*)))?/dy;
 
 /**
  * The opening tags of an HTML or SVG fragment, read as a browser would: attribute values in any
@@ -79,7 +80,8 @@ export function* tagsOf(html: string): Generator<Tag> {
         at++;
         continue;
       }
-      attributes.push({ name: a[1]!.toLowerCase(), value: a[2] ?? a[3] ?? a[4] ?? "" });
+      const value = [2, 3, 4].find((group) => a[group] !== undefined);
+      attributes.push({ name: a[1]!.toLowerCase(), value: value ? a[value]! : "", at: value ? a.indices![value]![0] : ATTRIBUTE.lastIndex });
       at = ATTRIBUTE.lastIndex;
     }
     start.lastIndex = Math.min(at + 1, html.length);
@@ -99,8 +101,10 @@ const urlOf = (value: string): string =>
   decoded(value)
     .replace(/[\u0000-\u0020]/g, "")
     .toLowerCase();
-/** The URLs a srcset lists, one per candidate (its width or density after it). */
-const srcsetUrls = (value: string): string[] => value.split(",").map((candidate) => candidate.trim().split(/\s+/)[0] ?? "");
+/** A srcset candidate's URL (its width or density follows it), after the spaces before it. */
+const SRCSET_URL = /(^|,)(\s*)([^\s,]+)/g;
+/** The URLs a srcset lists, one per candidate. */
+const srcsetUrls = (value: string): string[] => [...value.matchAll(SRCSET_URL)].map((m) => m[3]!);
 
 /** Elements that content never holds: they run scripts, embed other documents or belong to the head. */
 const REFUSED_ELEMENTS: Record<string, string> = {
@@ -155,3 +159,24 @@ const TARGET_ATTRIBUTES = new Set(["href", "src", "srcset", "poster"]);
 /** The addresses a tag links to or loads, as written (references decoded), for the link check (./links.ts). */
 export const targetsOf = (tag: Tag): string[] =>
   tag.attributes.flatMap(({ name, value }) => (name === "srcset" ? srcsetUrls(decoded(value)) : TARGET_ATTRIBUTES.has(name) ? [decoded(value).trim()] : []));
+
+/**
+ * An HTML fragment with each address its tags link to or load (as `targetsOf` finds them) passed
+ * through `rewrite.url`, and each id through `rewrite.id`; the rest stays as written.
+ */
+export function rewriteLinks(html: string, rewrite: { url(url: string): string; id(id: string): string }): string {
+  let out = "";
+  let done = 0;
+  for (const tag of tagsOf(html)) {
+    for (const { name, value, at } of tag.attributes) {
+      let written: string;
+      if (name === "id") written = rewrite.id(value);
+      else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, url: string) => `${comma}${space}${rewrite.url(url)}`);
+      else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, url: string, after: string) => `${before}${rewrite.url(url)}${after}`);
+      else continue;
+      out += html.slice(done, at) + written;
+      done = at + value.length;
+    }
+  }
+  return out + html.slice(done);
+}

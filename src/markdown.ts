@@ -15,7 +15,7 @@ import markdownItKatex from "@vscode/markdown-it-katex";
 import katexLibrary, { type KatexOptions } from "katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { bodyOffset } from "./content.ts";
-import { checkControlCharacters, lineAt, tagsOf, targetsOf, unsafeTag } from "./content-safety.ts";
+import { checkControlCharacters, lineAt, tagsOf, targetsOf, unsafeTag, rewriteLinks } from "./content-safety.ts";
 import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
@@ -346,7 +346,13 @@ function scopeHeadings(md: MarkdownIt): void {
   md.renderer.rules.footnote_anchor_name = (tokens, idx) => `${SCOPE.id}${(tokens[idx]!.meta.id as number) + 1}`;
 }
 
-/** Links within the site go under the path prefix; links to other sites open no window handle back to this one. */
+/** A link within the site as the page writes it: under the path prefix, a fragment in this render's scope. */
+const siteHref = (target: string): string => (target.startsWith("#") ? `#${SCOPE.id}${target.slice(1)}` : href(target));
+
+/**
+ * Links within the site go under the path prefix, in Markdown and in raw HTML alike; links to other
+ * sites open no window handle back to this one.
+ */
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, env: RenderEnv, self) => {
     const token = tokens[idx]!;
@@ -355,11 +361,13 @@ function addLinks(md: MarkdownIt): void {
     recordPageLink(env, sourceLine(env, token), target);
     // Another site, also when written protocol-relative (//host/…).
     if (/^(?:https?:)?\/\//i.test(target)) token.attrSet("rel", "noopener");
-    // A fragment names an id of this render.
-    else if (target.startsWith("#")) token.attrSet("href", `#${SCOPE.id}${target.slice(1)}`);
-    else token.attrSet("href", href(target));
+    else token.attrSet("href", siteHref(target));
     return self.renderToken(tokens, idx, options);
   };
+  // Raw HTML's links were recorded as its tags were checked (checkSource); its ids are scoped as
+  // headings' are, so its fragment links find them in any scope.
+  const rawHtml = { url: siteHref, id: (id: string) => `${SCOPE.id}${id}` };
+  md.renderer.rules.html_inline = md.renderer.rules.html_block = (tokens, idx) => rewriteLinks(tokens[idx]!.content, rawHtml);
 }
 
 export function createMarkdown(): MarkdownIt {

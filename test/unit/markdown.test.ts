@@ -93,6 +93,13 @@ describe("markdown", () => {
       expect(html).toContain('<a href="other/">d</a>');
       // Protocol-relative: another site, not a path of this one.
       expect(md.render("[e](//example.org/x)\n")).toContain('<a href="//example.org/x" rel="noopener">e</a>');
+      // Raw HTML alike, inline and as a block, whatever the quoting; what is not an address stays as written.
+      expect(md.render('Raw <a href="/posts/a/">a</a> <a href=\'#here\'>c</a> <a href=other/>d</a> <a href="https://example.org/">b</a>.\n')).toContain(
+        'Raw <a href="/repo/posts/a/">a</a> <a href=\'#here\'>c</a> <a href=other/>d</a> <a href="https://example.org/">b</a>.',
+      );
+      expect(md.render('<figure>\n<img src=" /assets/x.png" srcset="/assets/x.png 1x,/assets/y.png 2x" alt="/assets/z.png" title="x">\n</figure>\n')).toBe(
+        '<figure>\n<img src=" /repo/assets/x.png" srcset="/repo/assets/x.png 1x,/repo/assets/y.png 2x" alt="/assets/z.png" title="x">\n</figure>\n',
+      );
     } finally {
       setPathPrefix("/");
     }

@@ -4,7 +4,7 @@ import { inScope, OWN_PAGE, scopedRender } from "../../src/scope.ts";
 
 const md = createMarkdown();
 const LESSON = "posts/rdma101/01-part/02-lesson.md";
-const SOURCE = "## Queue pairs\n\nSee [below](#queue-pairs).[^1]\n\n::: table Sizes\n| a |\n|---|\n| 1 |\n:::\n\n::: answer\nA.\n:::\n\n::: takeaways\n- one\n:::\n\n[^1]: Source.\n";
+const SOURCE = "## Queue pairs\n\nSee [below](#queue-pairs).[^1]\n\n::: table Sizes\n| a |\n|---|\n| 1 |\n:::\n\n::: answer\nA.\n:::\n\n::: takeaways\n- one\n:::\n\n[^1]: Source.\n\n<p id=\"raw\">Raw <a href=\"#queue-pairs\">up</a>, <a href=\"#raw\">here</a>.</p>\n";
 
 describe("scope", () => {
   it("leaves no placeholder in a page of its own", () => {
@@ -12,6 +12,7 @@ describe("scope", () => {
     expect(html).not.toMatch(/[\uE000-\uE0FF]/);
     expect(html).toContain('<h2 id="queue-pairs"');
     expect(html).toContain('<a href="#queue-pairs">below</a>');
+    expect(html).toContain('<p id="raw">Raw <a href="#queue-pairs">up</a>, <a href="#raw">here</a>.</p>');
   });
 
   it("keeps a lesson's render, to be shown again with its ids, headings and answers changed", () => {
@@ -19,6 +20,8 @@ describe("scope", () => {
     const html = inScope(scopedRender(LESSON, own), { id: "l1-2-", label: "1.2 ", levels: 2, open: true });
     expect(html).toContain('<h4 id="l1-2-queue-pairs" tabindex="-1"><a class="heading-link" href="#l1-2-queue-pairs">');
     expect(html).toContain('<a href="#l1-2-queue-pairs">below</a>');
+    // Raw HTML's ids and fragment links, scoped as Markdown's are.
+    expect(html).toContain('<p id="l1-2-raw">Raw <a href="#l1-2-queue-pairs">up</a>, <a href="#l1-2-raw">here</a>.</p>');
     expect(html).toContain('<h4 id="l1-2-key-takeaways">');
     expect(html).toContain('aria-labelledby="l1-2-key-takeaways"');
     expect(html).toContain('aria-label="1.2 Table 1"');
