@@ -118,10 +118,13 @@ function compile(source: string, flags: string[]): string | undefined {
   return (lines.length ? lines : [run.stderr.trim()]).slice(0, 6).join("\n  ");
 }
 
+/** The headers after the preprocessor: `-P` their code, `-dM` their macros. */
+const preprocess = (flag: "-P" | "-dM"): string => spawnSync("gcc", ["-E", flag, `-I${EXAMPLES_DIR}`, "-x", "c", "-"], { input: PRELUDE, encoding: "utf8" }).stdout;
+
 let preprocessed: string | undefined;
 /** A struct's body as the headers define it, or undefined when they define no such struct. */
 function headerStruct(tag: string): string | undefined {
-  preprocessed ??= spawnSync("gcc", ["-E", "-P", `-I${EXAMPLES_DIR}`, "-x", "c", "-"], { input: PRELUDE, encoding: "utf8" }).stdout;
+  preprocessed ??= preprocess("-P");
   const start = preprocessed.search(new RegExp(`\\bstruct\\s+${tag}\\s*\\{`));
   if (start < 0) return undefined;
   const open = preprocessed.indexOf("{", start);
@@ -131,6 +134,22 @@ function headerStruct(tag: string): string | undefined {
     else if (preprocessed[i] === "}" && --depth === 0) return collapse(preprocessed.slice(open + 1, i));
   }
   return undefined;
+}
+
+let renames: Map<string, string> | undefined;
+/**
+ * The function a call of `name` reaches: a macro that only renames it (ibv_query_port →
+ * ___ibv_query_port) is the API programs call, so a prototype is checked against its target, which
+ * the preprocessor substitutes in the declaration too. Any other macro (ibv_reg_mr adds an argument)
+ * would garble the declaration: the function of that name itself is checked, the macro undefined.
+ */
+function renamedTo(name: string): string | undefined {
+  renames ??= new Map(
+    [...preprocess("-dM").matchAll(/^#define (\w+)\(([^)]*)\)\s+(\w+)\s*\(([^()]*)\)\s*$/gm)]
+      .filter(([, , params, , args]) => collapse(params!.replace(/,/g, ", ")) === collapse(args!.replace(/\s*,\s*/g, ", ")))
+      .map(([, macro, , target]) => [macro!, target!]),
+  );
+  return renames.get(name);
 }
 
 /** `#line` for the lesson's line `line`, so that gcc names the lesson. */
@@ -149,9 +168,9 @@ function checkDeclarations(block: FencedBlock, declarations: Declaration[]): str
   let after = "";
   for (const d of declarations) {
     if (d.kind === "prototype") {
-      // A macro of the same name (ibv_reg_mr) would rewrite the declaration: check the function itself.
-      before += `#ifdef ${d.name}\n#undef ${d.name}\n#endif\n`;
-      before += `${lineMarker(block, lineOf(block, code, new RegExp(`\\b${d.name}\\s*\\(`)))}typedef __typeof__(${d.name}) lesson_declared_${d.name};\n`;
+      const target = renamedTo(d.name);
+      if (!target) before += `#ifdef ${d.name}\n#undef ${d.name}\n#endif\n`;
+      before += `${lineMarker(block, lineOf(block, code, new RegExp(`\\b${d.name}\\s*\\(`)))}typedef __typeof__(${target ?? d.name}) lesson_declared_${d.name};\n`;
       continue;
     }
     const line = lineOf(block, code, new RegExp(`\\bstruct\\s+${d.tag}\\s*\\{`));

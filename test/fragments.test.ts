@@ -37,7 +37,13 @@ describe("the check of a lesson's C block", () => {
   };
 
   it("accepts prototypes as the headers declare them, macros and static inline functions included", () => {
-    expect(check("struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);\nint ibv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);\n")).toEqual({ kind: "declarations", problems: [] });
+    const prototypes = [
+      "struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);", // a macro adding an argument
+      "int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr);", // a macro renaming
+      "int ibv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);", // static inline
+    ];
+    expect(check(`${prototypes.join("\n")}\n`)).toEqual({ kind: "declarations", problems: [] });
+    expect(problem("int ibv_query_port(struct ibv_context *context, int port_num, struct ibv_port_attr *port_attr);\n")).toMatch(/conflicting types/);
   });
 
   it("rejects a wrong parameter or return type, naming the lesson's line and the header's", () => {
