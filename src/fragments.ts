@@ -27,7 +27,7 @@ import { fenceLanguage, fencedBlocks, type FencedBlock } from "./markdown.ts";
 /** Fence languages that hold C (highlight.ts shows both as C). */
 const C_LANGUAGES = new Set(["c", "h"]);
 /** The marker, after the language, of code written only to illustrate. */
-export const FRAGMENT = "fragment";
+const FRAGMENT = "fragment";
 
 /** What every block is compiled after: the headers the course's programs use, course.h among them. */
 const HEADERS = ["inttypes.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "arpa/inet.h", "infiniband/verbs.h", "rdma/rdma_cma.h", "course.h"];
@@ -203,7 +203,7 @@ const codeLines = (code: string): string[] => withoutComments(code).split("\n").
 
 let programs: Map<string, string[]> | undefined;
 /** The program (or shared helper) in EXAMPLES_DIR whose lines include `code`'s, in order and adjacent. */
-export function programHolding(code: string): string | undefined {
+function programHolding(code: string): string | undefined {
   programs ??= new Map(
     readdirSync(EXAMPLES_DIR)
       .filter((f) => /\.[ch]$/.test(f))
@@ -223,7 +223,7 @@ function checkFragment(block: FencedBlock, context: string): string[] {
   return errors ? [`${block.file}:${block.line}: the fragment does not compile with the declarations on its fence line:\n  ${errors}`] : [];
 }
 
-export type BlockKind = "declarations" | "excerpt" | "fragment";
+type BlockKind = "declarations" | "excerpt" | "fragment";
 
 /** Checks one ```c block as what it is; every problem reads `file:line: reason`. */
 export function checkCBlock(block: FencedBlock): { kind?: BlockKind; problems: string[] } {

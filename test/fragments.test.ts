@@ -15,7 +15,7 @@ describe("C code written in RDMA 101 lessons", () => {
     const files = [...new Set(blocks.map((b) => b.file))];
     for (const file of files) {
       const lines = readFileSync(file, "utf8").split("\n");
-      const opening = lines.flatMap((l, i) => (/^\s*(?:```|~~~)c(?:\s|$)/i.test(l) ? [i + 1] : []));
+      const opening = lines.flatMap((l, i) => (/^[\s>]*(?:```|~~~)[ch](?:\s|$)/i.test(l) ? [i + 1] : []));
       expect(blocks.filter((b) => b.file === file).map((b) => b.line)).toEqual(opening);
     }
   });
