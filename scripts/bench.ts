@@ -10,11 +10,11 @@
 //   npm run bench                          N = 250, 500, 1000; 3 rounds; the dev-server measure
 //   npm run bench -- --posts=100 --rounds=1 --no-serve     a quick run
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { copyProject, projectRoot } from "../test/support/eleventy.ts";
+import { copyProject, projectRoot, scriptArgs } from "../test/support/eleventy.ts";
 import { launch } from "../test/support/chromium.ts";
 import { startDevServer, waitForServer } from "../test/support/dev-server.ts";
 import { addCorpus, minimalSite, post, postFile } from "./bench-corpus.ts";
@@ -41,13 +41,6 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** The command of an npm script, run with this node: `node --import tsx x.cjs …` → [`--import`, `tsx`, `x.cjs`, …]. */
-function scriptArgs(name: string): string[] {
-  const command = (JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[name]!;
-  const [program, ...args] = command.split(/\s+/);
-  if (program !== "node") throw new Error(`npm run ${name} does not start with node: ${command}`);
-  return args;
-}
 
 /** One clean build in `cwd` (its _site removed first), measured by GNU time. */
 async function build(cwd: string, args: string[]): Promise<Run> {

@@ -7,8 +7,9 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { Resvg } from "@resvg/resvg-js";
+import type { ResvgRenderOptions } from "@resvg/resvg-js";
 import { escapeHtml } from "./html.ts";
 import { t } from "./i18n.ts";
 import type { PageFacts } from "./metadata.ts";
@@ -118,10 +119,35 @@ export function cardSvg(text: CardText, template = readFileSync(TEMPLATE, "utf8"
 const require = createRequire(import.meta.url);
 const RENDERER = `resvg-js ${(require("@resvg/resvg-js/package.json") as { version: string }).version}`;
 
-/** Draws a card with the shipped font only: no system font can change the result. */
-export function renderCard(svg: string): Buffer {
-  const resvg = new Resvg(svg, { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" }, fitTo: { mode: "original" } });
-  return resvg.render().asPng();
+/** How cards are drawn: with the shipped font only, so no system font can change the result. */
+const DRAWING = { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" }, fitTo: { mode: "original" } } satisfies ResvgRenderOptions;
+
+/**
+ * resvg-js gives a drawing's memory back only when its thread ends (300 cards drawn in one thread
+ * held 1 GB), so cards are drawn in short-lived workers, this many each. The worker's code is a
+ * string because it must run the same under tsx and from the compiled build (scripts/build.mjs).
+ */
+const CARDS_PER_WORKER = 25;
+const DRAW_IN_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { Resvg } = require(workerData.resvg);
+parentPort.postMessage(workerData.svgs.map((svg) => new Resvg(svg, workerData.drawing).render().asPng()));`;
+
+/** Draws cards as PNGs, in the order given. */
+export async function drawCards(svgs: readonly string[]): Promise<Buffer[]> {
+  const pngs: Buffer[] = [];
+  for (let first = 0; first < svgs.length; first += CARDS_PER_WORKER) {
+    const workerData = { resvg: require.resolve("@resvg/resvg-js"), drawing: DRAWING, svgs: svgs.slice(first, first + CARDS_PER_WORKER) };
+    const worker = new Worker(DRAW_IN_WORKER, { eval: true, workerData });
+    const drawn = await new Promise<Uint8Array[]>((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`social cards: the drawing worker stopped (exit code ${code})`)));
+    });
+    await worker.terminate();
+    pngs.push(...drawn.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength)));
+  }
+  return pngs;
 }
 
 let drawingHash: string | undefined;
@@ -200,21 +226,19 @@ function cardText(facts: PageFacts, site: Site): CardText | undefined {
  * Writes each card into the output: copied from the cache when it was drawn before, else drawn and
  * kept there; a card the output holds already is left as it is. Returns how many were drawn.
  */
-export async function writeCards(cards: ReadonlyMap<string, string>, outDir: string, cacheDir = CACHE_DIR, draw = renderCard): Promise<number> {
+export async function writeCards(cards: ReadonlyMap<string, string>, outDir: string, cacheDir = CACHE_DIR, draw = drawCards): Promise<number> {
   await mkdir(cacheDir, { recursive: true });
   await mkdir(path.join(outDir, routes.cards()), { recursive: true });
-  let drawn = 0;
-  for (const [hash, svg] of cards) {
-    const cached = path.join(cacheDir, `${hash}.png`);
-    if (!existsSync(cached)) {
-      await writeFile(cached, draw(svg));
-      drawn++;
-    }
+  const cached = (hash: string): string => path.join(cacheDir, `${hash}.png`);
+  const missing = [...cards.keys()].filter((hash) => !existsSync(cached(hash)));
+  const pngs = await draw(missing.map((hash) => cards.get(hash)!));
+  await Promise.all(missing.map((hash, i) => writeFile(cached(hash), pngs[i]!)));
+  for (const hash of cards.keys()) {
     // A card is named by its content's hash: one already in the output (the dev server's last build) is this card.
     const target = path.join(outDir, routes.card(hash));
-    if (!existsSync(target)) await copyFile(cached, target);
+    if (!existsSync(target)) await copyFile(cached(hash), target);
   }
-  return drawn;
+  return missing.length;
 }
 
 export default function cards(config: UserConfig): void {

@@ -1,5 +1,6 @@
 // Global data: YAML and BibTeX files under _data/, each validated against its schema as it loads,
 // plus TypeScript data files (template and directory data such as *.11tydata.ts).
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { z } from "zod";
@@ -52,9 +53,21 @@ export default function data(config: UserConfig): void {
   config.addDataExtension("ts", {
     parser: (file: string) => {
       let loaded = modules.get(file);
-      if (!loaded) modules.set(file, (loaded = import(pathToFileURL(path.resolve(file)).href).then((m: { default: unknown }) => m.default)));
+      if (!loaded) modules.set(file, (loaded = import(pathToFileURL(runnable(file)).href).then((m: { default: unknown }) => m.default)));
       return loaded;
     },
     read: false,
   });
+}
+
+/**
+ * The file to import for a TypeScript data file: itself under tsx, or under `npm run build` its
+ * compiled twin (scripts/build.mjs), which shares this configuration's modules.
+ */
+function runnable(file: string): string {
+  const compiled = process.env.SITE_COMPILED_DIR;
+  if (!compiled) return path.resolve(file);
+  const twin = path.join(compiled, relativeFile(file).replace(/\.ts$/, ".mjs"));
+  if (!existsSync(twin)) throw contentError([`${relativeFile(file)}: (file): no compiled copy; scripts/build.mjs compiles data files outside test/ and scripts/`]);
+  return twin;
 }

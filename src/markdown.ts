@@ -14,8 +14,8 @@ import markdownItFootnote from "markdown-it-footnote";
 import markdownItKatex from "@vscode/markdown-it-katex";
 import katexLibrary, { type KatexOptions } from "katex";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { bodyOffset } from "./content.ts";
-import { checkControlCharacters, lineAt, tagsOf, targetsOf, unsafeTag, rewriteLinks } from "./content-safety.ts";
+import { bodyOffset, readContentFile } from "./content.ts";
+import { checkControlCharacters, lineAt, readText, rewriteLinks, tagsOf, targetsOf, unsafeTag } from "./content-safety.ts";
 import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
@@ -139,10 +139,16 @@ function addContainers(md: MarkdownIt): void {
   });
 }
 
+/**
+ * A fenced block's language (or directive): the first word of its info string. The rest of the line
+ * is not rendered; checks may read it (see ./fragments.ts).
+ */
+export const fenceLanguage = (info: string): string => info.trim().split(/\s+/)[0] ?? "";
+
 function addCodeBlocks(md: MarkdownIt): void {
   md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
     const token = tokens[idx]!;
-    const lang = token.info.trim().split(/\s+/)[0] ?? "";
+    const lang = fenceLanguage(token.info);
     const file = renderedFile(env);
     if (Object.hasOwn(DIRECTIVES, lang)) return renderDirective(lang, token.content, { file, line: sourceLine(env, token), lang: renderedLang(env) });
     const refused = handWrittenOutput(file, lang);
@@ -368,6 +374,24 @@ function addLinks(md: MarkdownIt): void {
   // headings' are, so its fragment links find them in any scope.
   const rawHtml = { url: siteHref, id: (id: string) => `${SCOPE.id}${id}` };
   md.renderer.rules.html_inline = md.renderer.rules.html_block = (tokens, idx) => rewriteLinks(tokens[idx]!.content, rawHtml);
+}
+
+export interface FencedBlock {
+  file: string;
+  /** The file line of the opening fence (1-based). */
+  line: number;
+  info: string;
+  content: string;
+}
+
+/** The fenced blocks of a post or lesson, found as the build's renderer finds them. */
+export function fencedBlocks(file: string): FencedBlock[] {
+  const { body } = readContentFile(readText(file), file);
+  const env: RenderEnv = { page: { inputPath: file } };
+  return createMarkdown()
+    .parse(body, env)
+    .filter((token) => token.type === "fence")
+    .map((token) => ({ file: renderedFile(env), line: sourceLine(env, token), info: token.info, content: token.content }));
 }
 
 export function createMarkdown(): MarkdownIt {

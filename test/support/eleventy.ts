@@ -1,11 +1,20 @@
-// Runs the real Eleventy build (the same command as `npm run build`) from a given project folder.
+// Runs the real Eleventy build (the command of `npm run build`) from a given project folder.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
+
+/** The command of an npm script, run with this node: `node --import tsx x.ts …` → [`--import`, `tsx`, `x.ts`, …]. */
+export function scriptArgs(name: string): string[] {
+  const command = (JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[name]!;
+  const [program, ...args] = command.split(/\s+/);
+  if (program !== "node") throw new Error(`npm run ${name} does not start with node: ${command}`);
+  return args;
+}
 
 export interface BuildResult {
   code: number;
@@ -15,9 +24,8 @@ export interface BuildResult {
 
 export function build(options: { cwd?: string; outDir: string; env?: Record<string, string>; args?: string[] }): Promise<BuildResult> {
   const cwd = options.cwd ?? projectRoot;
-  const eleventy = path.join(cwd, "node_modules/@11ty/eleventy/cmd.cjs");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", eleventy, "--config=.eleventy.ts", `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
+    const child = spawn(process.execPath, [...scriptArgs("build"), `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
       cwd,
       env: { ...process.env, ELEVENTY_ENV: "production", ...options.env },
     });

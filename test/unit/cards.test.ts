@@ -6,7 +6,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { parsePublications } from "../../src/bibtex.ts";
-import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, checkGlyphs, fontCoverage, missingGlyphs, renderCard, writeCards, type CardText } from "../../src/cards.ts";
+import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
 
 const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
 const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
@@ -49,11 +49,16 @@ describe("social cards", () => {
     expect(cardSvg({ title: "a <b> & c", section: "<s>", site: "x" })).toContain("a &lt;b&gt; &amp; c");
   });
 
-  it("draws a 1200×630 PNG, the same bytes every time", () => {
-    const png = renderCard(cardSvg(text("Queue pairs")));
+  it("draws each card as a 1200×630 PNG, in order, the same bytes every time", async () => {
+    // More cards than one worker draws, so that the batches' results are put together in order.
+    const titles = Array.from({ length: 27 }, (_, i) => `Queue pairs ${i}`);
+    const pngs = await drawCards([...titles, titles[0]!].map((title) => cardSvg(text(title))));
+    expect(pngs).toHaveLength(28);
+    const [png] = pngs as [Buffer];
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([CARD_WIDTH, CARD_HEIGHT]);
-    expect(renderCard(cardSvg(text("Queue pairs"))).equals(png)).toBe(true);
+    expect(pngs[27]!.equals(png)).toBe(true);
+    expect(pngs[26]!.equals(png)).toBe(false);
   });
 
   it("names a card by what it shows, and draws an unchanged card only once", async () => {
@@ -67,7 +72,7 @@ describe("social cards", () => {
     dirs.push(cache, out);
     const cards = new Map(["<svg>A</svg>", "<svg>B</svg>"].map((svg) => [cardHash(svg), svg]));
     const drawn: string[] = [];
-    const draw = (svg: string) => (drawn.push(svg), Buffer.from(svg));
+    const draw = async (svgs: readonly string[]) => (drawn.push(...svgs), svgs.map((svg) => Buffer.from(svg)));
     expect(await writeCards(cards, out, cache, draw)).toBe(2);
     expect(await writeCards(cards, out, cache, draw)).toBe(0);
     expect(drawn).toEqual(["<svg>A</svg>", "<svg>B</svg>"]);

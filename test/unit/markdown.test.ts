@@ -31,6 +31,10 @@ describe("markdown", () => {
     expect(unknown).toContain('<span class="code-lang">Text</span>');
   });
 
+  it("shows a code block the same whatever follows its language on the fence line (a check's marker)", () => {
+    expect(md.render("```c fragment struct ibv_mr *mr;\nint x = 1;\n```\n")).toBe(md.render("```c\nint x = 1;\n```\n"));
+  });
+
   it("renders TeX to HTML and MathML at build time", () => {
     const html = md.render("Energy: $E = mc^2$\n\n$$\\frac{a}{b}$$\n");
     expect(html).toContain('<span class="katex">');

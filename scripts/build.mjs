@@ -1,0 +1,90 @@
+// @ts-check
+// `npm run build`: Eleventy in plain node, with the site's TypeScript compiled ahead of time by
+// esbuild. Loading it through tsx instead costs each production build about a second of CPU and
+// 30 MB (docs/performance.md); the dev server keeps tsx, which recompiles a module when it is saved.
+// This one file is JavaScript because it is what makes the TypeScript runnable.
+//
+// The configuration and the template data files (*.11tydata.ts) import the same modules, so they are
+// bundled together: shared modules go into common chunks, one copy of each module's state.
+// src/data.ts imports a data file's compiled twin from SITE_COMPILED_DIR.
+import { build } from "esbuild";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+const ROOT = ".cache/compiled";
+/** Folders that hold no data file of the site (Eleventy ignores them or they are not its input). */
+const NOT_INPUT = new Set(["node_modules", ".git", ".cache", "_site", "test", "scripts"]);
+/** Older compiled copies are removed after this long: a build started before may still read its own. */
+const KEEP_MS = 60 * 60 * 1000;
+
+/** The template data files written in TypeScript, relative to the project. */
+async function dataFiles(dir = ".") {
+  /** @type {string[]} */
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory() && !NOT_INPUT.has(entry.name)) found.push(...(await dataFiles(file)));
+    else if (entry.isFile() && entry.name.endsWith(".11tydata.ts")) found.push(file);
+  }
+  return found;
+}
+
+/**
+ * Compiles into a folder named by the output's hash, written under a temporary name and renamed, so
+ * that builds running at once (the tests run several) never read each other's half-written files.
+ */
+async function compile() {
+  const placeholder = path.resolve(ROOT, "_");
+  const { outputFiles } = await build({
+    entryPoints: [".eleventy.ts", ...(await dataFiles())],
+    outdir: placeholder,
+    outbase: ".",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    splitting: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    write: false,
+    logLevel: "warning",
+  });
+  const hash = createHash("sha256");
+  for (const file of outputFiles) hash.update(path.relative(placeholder, file.path)).update("\0").update(file.contents);
+  const dir = path.resolve(ROOT, hash.digest("hex").slice(0, 16));
+  if (!existsSync(dir)) {
+    const temporary = `${dir}.${process.pid}`;
+    for (const file of outputFiles) {
+      const target = path.join(temporary, path.relative(placeholder, file.path));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, file.contents);
+    }
+    await rename(temporary, dir).catch(() => rm(temporary, { recursive: true, force: true }));
+  } else {
+    const now = new Date();
+    await utimes(dir, now, now); // in use: not an old copy
+  }
+  await removeOldCopies(dir);
+  return dir;
+}
+
+/** @param {string} current */
+async function removeOldCopies(current) {
+  for (const name of await readdir(ROOT)) {
+    const dir = path.resolve(ROOT, name);
+    if (dir === current) continue;
+    const { mtimeMs } = await stat(dir).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs > KEEP_MS) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const dir = await compile();
+process.env.SITE_COMPILED_DIR = dir;
+process.setSourceMapsEnabled(true);
+// Eleventy's command line, as if started with the compiled configuration.
+const cli = path.resolve("node_modules/@11ty/eleventy/cmd.cjs");
+process.argv = [process.argv[0] ?? "node", cli, `--config=${path.join(dir, ".eleventy.mjs")}`, ...process.argv.slice(2)];
+await import(cli);
