@@ -29,6 +29,11 @@ describe("the GitHub Pages workflow", () => {
     expect(runs.findIndex((r) => r.startsWith("npm ci"))).toBeLessThan(runs.indexOf(buildStep.run!));
   });
 
+  it("checks out the whole history, which the sitemap's dates come from", () => {
+    const checkout = steps.find((s) => s.uses?.startsWith("actions/checkout@"))!;
+    expect(Number(checkout.with?.["fetch-depth"])).toBe(0);
+  });
+
   it.each([
     { base_path: "", origin: "https://renfeng.github.io", prefix: "/" },
     { base_path: "/my-repo", origin: "https://octocat.github.io", prefix: "/my-repo/" },

@@ -33,6 +33,22 @@ describe("lastmod", () => {
     expect(dates.get("b.md")?.toISOString()).toBe("2026-01-01T02:00:00.000Z");
   });
 
+  it("in a shallow clone, leaves undated what its oldest commit shows (git lists every file there)", async () => {
+    const dir = await repository([
+      ["2026-01-01T10:00:00+08:00", ["a.md", "b.md", "c.md"]],
+      ["2026-02-01T10:00:00+08:00", ["b.md"]],
+      ["2026-03-01T10:00:00+08:00", ["c.md"]],
+    ]);
+    const clone = `${dir}-shallow`;
+    dirs.push(clone);
+    execFileSync("git", ["clone", "-q", "--depth=2", `file://${dir}`, clone]);
+    const dates = commitDates(clone);
+    expect(dates.get("c.md")?.toISOString()).toBe("2026-03-01T02:00:00.000Z");
+    expect([...dates.keys()]).toEqual(["c.md"]);
+    // The full history dates every file.
+    expect(commitDates(dir).get("a.md")?.toISOString()).toBe("2026-01-01T02:00:00.000Z");
+  });
+
   it("has no dates outside a repository", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "no-git-"));
     dirs.push(dir);
