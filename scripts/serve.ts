@@ -2,8 +2,8 @@
 // - a rebuild when a file is deleted (Eleventy only forgets the file, so lists, tags, feeds and the
 //   deleted post's own page would stay until the next save); the build then removes pages no file
 //   builds any more (src/dev-server.ts);
-// - the fast path of src/quick-edit.ts: a saved body is in the browser before the rebuild starts,
-//   and no request is answered from a build older than the last change.
+// - the fast path of src/quick-edit.ts: a saved post or lesson is in the browser before the rebuild
+//   starts, and no request is answered from a build older than the last change.
 // Preloaded with ./localhost-only.ts.
 import Eleventy from "@11ty/eleventy";
 import type UserConfig from "@11ty/eleventy/UserConfig";

@@ -26,10 +26,16 @@ const bodyStarts = new Map<string, number>();
  */
 export function parseFrontMatter(source: string, options?: { filePath?: string }): Record<string, unknown> {
   const file = options?.filePath ? relativeFile(options.filePath) : "(front matter)";
+  const data = readFrontMatter(source, file);
+  written.set(file, data);
+  return data;
+}
+
+/** The fields of a front-matter block, as the engine reads them (nothing recorded). */
+function readFrontMatter(source: string, file: string): Record<string, unknown> {
   // The block ends where a line starts with ---: with CRLF line ends, its last line keeps the "\r".
   const data = readYaml(source.replace(/\r$/, ""), file, "(front matter)") ?? {};
   if (typeof data !== "object" || Array.isArray(data)) throw contentError([`${file}: (front matter): must be fields, one "name: value" a line`]);
-  written.set(file, data as Record<string, unknown>);
   return data as Record<string, unknown>;
 }
 
@@ -224,6 +230,9 @@ export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, 
 interface FolderKind {
   placement: string;
   entry(item: CollectionItem, file: string): Entry;
+  kind: Kind<z.ZodType, Entry>;
+  /** The last build's index arranged again, with the entries of some files (by file) replaced. */
+  rearranged(replaced: ReadonlyMap<string, Entry>): Index<Entry>;
 }
 /** Every indexed kind, by the folder its files lie in: a Markdown page elsewhere is a mistake. */
 const kindFolders = new Map<string, FolderKind>();
@@ -237,19 +246,67 @@ export function strayPage(file: string): string | undefined {
   return `${file}: (file): not a page of any kind (${[...new Set([...kindFolders.values()].map((kind) => kind.placement))].join("; ")}); notes about the project belong in docs/`;
 }
 
+/** A built page of an indexed kind, as the dev server's quick path knows it. */
+export interface BuiltItem {
+  inputPath: string;
+  url: string;
+  rawInput: string;
+  data: Record<string, unknown> & { page: { fileSlug: string; date?: unknown }; collections: Record<string, unknown> };
+}
+
+/** Fields Eleventy itself reads from front matter: a change to one may move or unmake the page. */
+const ELEVENTY_FIELDS = ["layout", "permalink", "eleventyExcludeFromCollections", "eleventyComputed", "pagination", "eleventyImport"];
+
 /**
- * Whether `body` may replace a built page's body without touching any other page: the page's entry
- * (what lists, neighbours and its own header show, such as a post's reading time) reads the same,
- * and the new body is no mistake that would stop the build. The dev server's quick path asks.
+ * The data each saved page gets when its file now reads `fields` (its front matter) and `body`,
+ * from the last build's data with those files' entries replaced and their kinds' indexes arranged
+ * again (so a new title shows in the page's own series box, a new reading time in its header), or
+ * why that cannot be told without a rebuild: a mistake the build would refuse, or a field Eleventy
+ * itself reads. The dev server's quick path asks; other pages wait for the rebuild.
  */
-export function bodyChangeIsLocal(item: CollectionItem, body: string, now = new Date()): boolean {
-  const file = relativeFile(item.inputPath);
-  const kind = kindOf(file);
-  // The front matter is the one the last build accepted, so only the body can bring a problem (an empty one).
-  if (!kind || pageProblems(file, writtenFrontMatter(file), body, now).length) return false;
-  // Entries keep their Eleventy item (for feeds), which is the same object either way.
-  const fingerprint = (rawInput: string) => JSON.stringify(kind.entry({ ...item, rawInput }, file), (key, value: unknown) => (key === "item" ? undefined : value));
-  return fingerprint(item.rawInput ?? "") === fingerprint(body);
+export function savedPagesData(saved: { page: BuiltItem; fields: string; body: string }[], now = new Date()): Map<BuiltItem, Record<string, unknown>> | string {
+  const replaced = new Map<FolderKind, Map<string, Entry>>();
+  const changes: { page: BuiltItem; file: string; folder: FolderKind; fields: Record<string, unknown> }[] = [];
+  try {
+    for (const { page, fields: text, body } of saved) {
+      const file = relativeFile(page.inputPath);
+      const folder = kindOf(file);
+      if (!folder) return `${file}: not a page of an indexed kind`;
+      const fields = readFrontMatter(text, file);
+      const before = writtenFrontMatter(file);
+      const moved = ELEVENTY_FIELDS.find((name) => JSON.stringify(fields[name]) !== JSON.stringify(before[name]));
+      if (moved) return `${file}: ${moved} changed`;
+      const data = validate(folder.kind.schema, fields, file) as Record<string, unknown>;
+      const problems = pageProblems(file, data, body, now);
+      if (problems.length) return problems.join("; ");
+      const item = { url: page.url, inputPath: page.inputPath, fileSlug: page.data.page.fileSlug, rawInput: body, data: page.data };
+      const entry = folder.kind.entry(data, item, file);
+      if (entry.url !== page.url) return `${file}: its address changes`;
+      replaced.set(folder, (replaced.get(folder) ?? new Map()).set(file, entry));
+      changes.push({ page, file, folder, fields });
+    }
+    const indexes = new Map([...replaced].map(([folder, entries]) => [folder, folder.rearranged(entries)]));
+    return new Map(
+      changes.map(({ page, file, folder, fields }) => {
+        const index = indexes.get(folder)!;
+        const entry = index.byFile(file);
+        const data: Record<string, unknown> = { ...page.data };
+        for (const name of Object.keys(writtenFrontMatter(file))) delete data[name];
+        const date = (entry as Entry & { date?: unknown }).date;
+        Object.assign(data, fields, {
+          [folder.kind.dataKey]: entry,
+          lang: entry.lang,
+          head: folder.kind.head(entry),
+          collections: { ...page.data.collections, [folder.kind.collection]: index },
+          page: date instanceof Date ? { ...page.data.page, date } : page.data.page,
+        });
+        return [page, data];
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ContentError) return error.message;
+    throw error;
+  }
 }
 
 /**
@@ -262,13 +319,25 @@ export function contentCollection<S extends z.ZodType, E extends Entry, I extend
   arrange: (entries: E[], globals: Record<string, unknown>) => I,
 ): (api: CollectionApi) => I {
   let index: I | undefined;
-  const folderKind = { placement: kind.placement, entry: (item: CollectionItem, file: string) => kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file) };
+  // The entries as loaded, before arranging (which links them) and the data it read: to arrange again.
+  let loaded: { entries: E[]; globals: Record<string, unknown> } | undefined;
+  const folderKind: FolderKind = {
+    placement: kind.placement,
+    entry: (item: CollectionItem, file: string) => kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file),
+    kind: kind as unknown as Kind<z.ZodType, Entry>,
+    rearranged(replaced) {
+      if (!loaded) throw new Error(`collections.${kind.collection} is not loaded`);
+      return arrange(loaded.entries.map((entry) => (replaced.get(entry.file) as E | undefined) ?? { ...entry }), loaded.globals);
+    },
+  };
   for (const glob of kind.files) kindFolders.set(folderOf(glob), folderKind);
   config.on("eleventy.before", () => (index = undefined));
   const load = (api: CollectionApi): I => {
     if (index) return index;
     const items = api.getFilteredByGlob(kind.files);
-    return (index = arrange(loadEntries(kind, items), items[0]?.data ?? {}));
+    const entries = loadEntries(kind, items);
+    loaded = { entries: entries.map((entry) => ({ ...entry })), globals: items[0]?.data ?? {} };
+    return (index = arrange(entries, loaded.globals));
   };
   config.addCollection(kind.collection, load);
   return load;

@@ -1,12 +1,13 @@
-// The writing loop's fast path (`npm start`). When the saved files are posts or lessons that differ
-// from the last build only in their bodies, and those bodies leave every page's entry as it was,
-// their pages are rendered at once with the last build's data and layout, sent to the open browser
-// and served from memory while the site rebuilds. Every other request waits for the rebuild, so
-// nothing else a change touches (lists, feeds, the print page, a new image) is served from an older
-// build. scripts/serve.ts wires it to Eleventy.
+// The writing loop's fast path (`npm start`). When the saved files are posts or lessons the build
+// would accept, their pages are rendered at once: with their new front matter and body, the last
+// build's template, layout and data, and their kinds' indexes arranged again with their new entries
+// (src/content.ts: savedPagesData). They are sent to the open browser and served from memory while
+// the site rebuilds. Every other request waits for the rebuild, so nothing else a change touches
+// (neighbours, lists, feeds, the print page, a new image) is served from an older build.
+// scripts/serve.ts wires it to Eleventy.
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bodyChangeIsLocal, splitFrontMatter } from "./content.ts";
+import { savedPagesData, splitFrontMatter, type BuiltItem } from "./content.ts";
 import { href } from "./urls.ts";
 import { errorMessage, relativeFile } from "./validation.ts";
 
@@ -49,16 +50,35 @@ const MAX_QUICK_PAGES = 5;
 
 /**
  * The pages of a rebuild's changed files rendered from the last build, or why not: only when every
- * changed file is a page whose body alone changed, since any other change (a neighbour's title, a
- * data file, a template) may change what those pages show.
+ * changed file is a post or lesson, read without a mistake. Each gets its new front matter and
+ * body, and the indexes it reads (its neighbours, its part, its series) are arranged again with
+ * them; any other change (a data file, a template) may change what those pages show.
  */
 export async function renderQuickPages(last: LastBuild, queue: readonly string[]): Promise<QuickPage[] | string> {
   if (queue.length > MAX_QUICK_PAGES) return `${queue.length} files changed`;
+  const saved: { page: BuiltPage & BuiltItem; fields: string; body: string }[] = [];
+  for (const inputPath of queue) {
+    const file = relativeFile(inputPath);
+    if (!file.endsWith(".md")) return `${file} is not a page's Markdown`;
+    const [page, ...more] = last.pages.filter((p) => relativeFile(p.inputPath) === file);
+    if (!page || more.length || !page.url) return `${file} is not one page of the last build`;
+    const source = await readFile(inputPath, "utf8").catch(() => undefined);
+    if (source === undefined) return `${file} is gone`;
+    const before = splitFrontMatter((await page.template.inputContent) ?? "");
+    const now = splitFrontMatter(source);
+    // The built body must be the one this split finds, or the page's source is not what it seems.
+    if (!before || !now || before.body !== page.rawInput) return `${file}: cannot compare it with the last build`;
+    saved.push({ page: page as BuiltPage & BuiltItem, fields: now.fields, body: now.body });
+  }
+  const data = savedPagesData(saved);
+  if (typeof data === "string") return data;
   const pages: QuickPage[] = [];
-  for (const file of queue) {
-    const page = await renderQuickPage(last, file);
-    if (typeof page === "string") return page;
-    pages.push(page);
+  for (const { page, body } of saved) {
+    try {
+      pages.push(await renderQuickPage(last, page, data.get(page)! as BuiltPage["data"], body));
+    } catch (error) {
+      return `${relativeFile(page.inputPath)}: ${errorMessage(error)}`;
+    }
   }
   return pages;
 }
@@ -70,35 +90,15 @@ export interface QuickPage {
   html: string;
 }
 
-/**
- * The page `inputPath` shows now, rendered from the last build, or why it cannot be: the front
- * matter changed, the body changes what other pages show, or it does not render.
- */
-async function renderQuickPage(last: LastBuild, inputPath: string): Promise<QuickPage | string> {
-  const file = relativeFile(inputPath);
-  if (!file.endsWith(".md")) return `${file} is not a page's Markdown`;
-  const [page, ...more] = last.pages.filter((p) => relativeFile(p.inputPath) === file);
-  if (!page || more.length || !page.url) return `${file} is not one page of the last build`;
-  const saved = await readFile(inputPath, "utf8").catch(() => undefined);
-  if (saved === undefined) return `${file} is gone`;
-  const before = splitFrontMatter((await page.template.inputContent) ?? "");
-  const now = splitFrontMatter(saved);
-  // The built body must be the one this split finds, or the comparison below means nothing.
-  if (!before || !now || before.body !== page.rawInput) return `${file}: cannot compare it with the last build`;
-  if (before.frontMatter !== now.frontMatter) return `${file}: front matter changed`;
-  if (!bodyChangeIsLocal({ url: page.url, inputPath: page.inputPath, fileSlug: page.data.page.fileSlug, rawInput: page.rawInput, data: page.data }, now.body)) {
-    return `${file}: the body changes what other pages show, or the build would refuse it`;
-  }
-  try {
-    const templateContent = await page.template.renderDirect(now.body, page.data);
-    // Layouts may ask about the page's own render through the collections (src/math.ts: showsMath).
-    for (const item of page.data.collections?.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
-    const layout = last.layoutOf(page);
-    const laidOut = layout ? await layout.renderPageEntry({ ...page, templateContent }) : templateContent;
-    return { inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
-  } catch (error) {
-    return `${file}: ${errorMessage(error)}`;
-  }
+/** A page of the last build rendered with new data and body, with that build's template and layout. */
+async function renderQuickPage(last: LastBuild, built: BuiltPage & { url: string }, data: BuiltPage["data"], body: string): Promise<QuickPage> {
+  const page = { ...built, data };
+  const templateContent = await page.template.renderDirect(body, data);
+  // Layouts may ask about the page's own render through the collections (src/math.ts: showsMath).
+  for (const item of page.data.collections?.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
+  const layout = last.layoutOf(built);
+  const laidOut = layout ? await layout.renderPageEntry({ ...page, templateContent }) : templateContent;
+  return { inputPath: page.inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
 }
 
 /** A request's path without its query, `index.html` as its folder. */

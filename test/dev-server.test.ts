@@ -63,12 +63,40 @@ describe("the writing loop", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("shows an edited title on the post, its neighbours, the list, the tag page and the feeds", async () => {
+  /** How many quick pages of `slug` the server has shown. */
+  const shownCount = (slug: string) => server.output().split(`posts/blog/${slug}.md: shown in`).length - 1;
+  /** The post's page, asked for as soon as the server says it showed a quick page of it (usually before the rebuild ends). */
+  async function quickPage(slug: string, shown: number) {
+    for (let i = 0; i < 6000 && shownCount(slug) === shown; i++) await new Promise((r) => setTimeout(r, 10));
+    return get(`/posts/${slug}/`);
+  }
+
+  it("shows an edited title on the post before the rebuild, as the rebuild writes it, then on its neighbours, the list, the tag page and the feeds", async () => {
+    const shown = shownCount("loop-b");
     await writeFile(file("loop-b"), post("Loop B renamed", 2));
-    await until("/posts/loop-b/", (page) => page.text.includes("Loop B renamed"));
+    const quick = await quickPage("loop-b", shown);
+    expect(quick.text).toContain("<h1>Loop B renamed</h1>");
+    // The neighbours wait for the rebuild: once they show it, the rebuild is done.
     for (const url of ["/posts/loop-a/", "/posts/loop-c/", "/posts/", "/tags/writing-loop/", "/feed.xml", "/index.xml", "/feed.json"]) {
       expect((await get(url)).text, url).toContain("Loop B renamed");
     }
+    expect(shownCount("loop-b"), "the fast path showed it").toBe(shown + 1);
+    expect((await get("/posts/loop-b/")).text).toBe(quick.text);
+  }, 120_000);
+
+  it("shows a post with a new date at once, between its new neighbours, as the rebuild does", async () => {
+    const shown = shownCount("loop-b");
+    // Now the newest post: no newer neighbour, and Loop C the older one.
+    await writeFile(file("loop-b"), post("Loop B renamed", 4));
+    const quick = await quickPage("loop-b", shown);
+    expect(quick.text).toContain('datetime="2020-01-04');
+    expect(quick.text).toMatch(/rel="prev" href="\/posts\/loop-c\/"/);
+    expect(quick.text).not.toContain('rel="next"');
+    expect((await get("/posts/loop-c/")).text).toMatch(/rel="next" href="\/posts\/loop-b\/"/);
+    expect(shownCount("loop-b"), "the fast path showed it").toBe(shown + 1);
+    expect((await get("/posts/loop-b/")).text).toBe(quick.text);
+    await writeFile(file("loop-b"), post("Loop B renamed", 2));
+    await until("/posts/loop-c/", (page) => !page.text.includes('rel="next" href="/posts/loop-b/"'));
   }, 120_000);
 
   it("shows a saved body before the rebuild, as the rebuild writes it, and serves nothing staler meanwhile", async () => {
@@ -84,13 +112,15 @@ describe("the writing loop", () => {
     expect((await get("/posts/loop-b/")).text).toBe(quick.text);
   }, 120_000);
 
-  it("rebuilds before showing a body that changes other pages (a post's reading time shows in lists)", async () => {
-    const shown = server.output().split("shown in").length;
+  it("shows a body that changes the post's reading time with the new time at once, and in the list after the rebuild", async () => {
+    const shown = shownCount("loop-b");
     const long = `${post("Loop B renamed", 2)}\n${"A sentence of eight words to lengthen the post. ".repeat(60)}\n`;
     await writeFile(file("loop-b"), long);
-    await until("/posts/loop-b/", (page) => page.text.includes("lengthen the post"));
-    expect(server.output().split("shown in").length, "no quick page for a body that changes the reading time").toBe(shown);
+    const quick = await quickPage("loop-b", shown);
+    expect(quick.text).toContain("2 min read");
     expect((await get("/posts/")).text).toContain("2 min read");
+    expect(shownCount("loop-b"), "the fast path showed it").toBe(shown + 1);
+    expect((await get("/posts/loop-b/")).text).toBe(quick.text);
   }, 120_000);
 
   it("drops a deleted post's page, and it leaves the list, the tag page, the feeds and its neighbour", async () => {
@@ -111,12 +141,12 @@ describe("the writing loop", () => {
       await page.goto(`${base}/posts/loop-a/`);
       // Let the page's live-reload connections open before the change.
       await page.waitForLoadState("networkidle");
-      const shown = server.output().split("loop-a.md: shown in").length;
+      const shown = shownCount("loop-a");
       await page.evaluate(() => Object.assign(window, { notReloaded: true }));
       await writeFile(file("loop-a"), `${post("Loop A", 1)}\nPushed to the page.\n`);
       await page.getByText("Pushed to the page.").waitFor({ timeout: 60_000 });
       await expect(page.evaluate(() => "notReloaded" in window)).resolves.toBe(true);
-      expect(server.output().split("loop-a.md: shown in").length, "the fast path showed it").toBe(shown + 1);
+      expect(shownCount("loop-a"), "the fast path showed it").toBe(shown + 1);
       await writeFile(file("loop-a"), post("Loop A", 1).replace("date: 2020-01-01", "date: 2020-13-01"));
       const dialog = page.getByRole("dialog");
       await dialog.waitFor({ state: "visible", timeout: 60_000 });

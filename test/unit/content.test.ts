@@ -12,7 +12,9 @@ import {
   pageProblems,
   parseFrontMatter,
   readContentFile,
+  savedPagesData,
   writtenFrontMatter,
+  type BuiltItem,
   type Entry,
   type Kind,
 } from "../../src/content.ts";
@@ -109,6 +111,72 @@ describe("the data hook", () => {
     expect(data.thing).toBe(index.byUrl("/things/one.md/"));
     expect([data.lang, data.head]).toEqual(["en", { title: "One", description: "d", type: "article" }]);
     expect(errorOf(() => pageDataHook(kind)({ ...data, page: { inputPath: "./things/deep/x.md" } }))).toBe("things/deep/x.md: (file): not a thing: a thing is things/<name>.md");
+  });
+});
+
+describe("a saved page's data for the dev server's quick path", () => {
+  type Thing = Entry & { title: string; date?: string; previous?: Thing };
+  /** An arrange step that orders by date and links each thing to the one before it. */
+  class Things extends Index<Thing> {
+    constructor(entries: Thing[]) {
+      super("thing", [...entries].sort((a, b) => (a.date ?? "").localeCompare(b.date ?? "")));
+      this.all.forEach((thing, i) => (thing.previous = this.all[i - 1]));
+    }
+  }
+  const things = kind as unknown as Kind<typeof schema, Thing>;
+  const files = { one: "title: One\ndate: '1'", two: "title: Two\ndate: '2'", three: "title: Three\ndate: '3'" };
+
+  /** The last build: each file's front matter read, the collection loaded, each page's data. */
+  function lastBuild(): { index: Things; page: (name: keyof typeof files) => BuiltItem } {
+    let load: ((api: unknown) => Things) | undefined;
+    const config = { on: () => undefined, addCollection: (_name: string, loader: typeof load) => (load = loader) } as unknown as Parameters<typeof contentCollection>[0];
+    contentCollection(config, things, (entries) => new Things(entries));
+    for (const [name, fields] of Object.entries(files)) parseFrontMatter(`\n${fields}`, { filePath: `./things/${name}.md` });
+    const items = Object.keys(files).map((name) => item(`things/${name}.md`));
+    const index = load!({ getFilteredByGlob: () => items });
+    const page = (name: keyof typeof files): BuiltItem => {
+      const it = item(`things/${name}.md`);
+      return { ...it, data: { ...writtenFrontMatter(`things/${name}.md`), page: { fileSlug: name }, collections: { things: index }, thing: index.byFile(`things/${name}.md`) } };
+    };
+    return { index, page };
+  }
+
+  it("gives a saved page its new fields and its entry in the index arranged again, leaving the last build's as it was", () => {
+    const { index, page } = lastBuild();
+    const two = page("two");
+    const data = savedPagesData([{ page: two, fields: "title: Two renamed\ndate: '2'", body: "New text.\n" }]);
+    if (typeof data === "string") throw new Error(data);
+    const saved = data.get(two)!;
+    expect(saved.title).toBe("Two renamed");
+    expect(saved.head).toEqual({ title: "Two renamed", description: "d", type: "article" });
+    expect(saved.thing).toMatchObject({ title: "Two renamed", previous: { title: "One" } });
+    const again = (saved.collections as { things: Things }).things;
+    expect(again).not.toBe(index);
+    expect(again.byFile("things/three.md").previous?.title).toBe("Two renamed");
+    expect(index.byFile("things/two.md").title).toBe("Two");
+    expect(index.byFile("things/three.md").previous?.title).toBe("Two");
+  });
+
+  it("arranges a new date into its new place, and the changes of files saved together into one index", () => {
+    const { page } = lastBuild();
+    const moved = savedPagesData([{ page: page("two"), fields: "title: Two\ndate: '4'", body: "Text.\n" }]);
+    if (typeof moved === "string") throw new Error(moved);
+    expect(moved.get([...moved.keys()][0]!)!.thing).toMatchObject({ previous: { title: "Three" } });
+    const [one, two] = [page("one"), page("two")];
+    const both = savedPagesData([
+      { page: one, fields: "title: One renamed\ndate: '1'", body: "Text.\n" },
+      { page: two, fields: "title: Two\ndate: '2'", body: "Text.\n" },
+    ]);
+    if (typeof both === "string") throw new Error(both);
+    expect(both.get(two)!.thing).toMatchObject({ previous: { title: "One renamed" } });
+  });
+
+  it("says why not, for a mistake the build would refuse or a field Eleventy reads itself", () => {
+    const { page } = lastBuild();
+    expect(savedPagesData([{ page: page("two"), fields: "date: '2'", body: "Text.\n" }])).toBe("things/two.md: title: is required");
+    expect(savedPagesData([{ page: page("two"), fields: "title: Two\ndate: '2'", body: "\n" }])).toBe("things/two.md: (body): is empty; write the page, or mark it draft: true");
+    expect(savedPagesData([{ page: page("two"), fields: "title: Two\nlayout: other.njk", body: "Text.\n" }])).toBe("things/two.md: layout changed");
+    expect(savedPagesData([{ page: page("two"), fields: "title: [unclosed", body: "Text.\n" }])).toMatch(/^things\/two\.md: \(front matter\): /);
   });
 });
 
