@@ -62,7 +62,11 @@ async function showQuickPages(queue: string[]): Promise<void> {
   const read = new Map(queue.map((file) => [file, freshness.version(file)]));
   try {
     const pages = await renderQuickPages(lastGood, queue);
-    if (typeof pages === "string") return;
+    if (typeof pages === "string") {
+      // Only where a quick page was to be expected: a template or data change says nothing.
+      if (queue.every((file) => file.endsWith(".md"))) console.log(`[dev server] the rebuild first: ${pages}`);
+      return;
+    }
     for (const page of pages) {
       if (!freshness.show(page, read.get(page.inputPath)!)) continue;
       await eleventy.eleventyServe.reload({ files: [page.inputPath], build: { templates: [{ url: page.url, inputPath: page.inputPath, content: page.html }] } });
