@@ -13,6 +13,7 @@ import {
   parseFrontMatter,
   readContentFile,
   savedPagesData,
+  splitFrontMatter,
   writtenFrontMatter,
   type BuiltItem,
   type Entry,
@@ -252,6 +253,13 @@ describe("the line a body starts on", () => {
 
   it("keeps no carriage return in the last field of a file with CRLF line ends", () => {
     expect(readByEleventy("---\r\ntitle: T\r\ndescription: D\r\n---\r\nText.\r\n", file).data).toEqual({ title: "T", description: "D" });
+  });
+
+  it("splits no fields from a file whose opening --- has text after it, which Eleventy's parser takes for a language name", () => {
+    // The dev server's quick path would otherwise show a page whose file the build then refuses.
+    const source = "--- # the post's fields\ntitle: T\n---\nText.\n";
+    expect(() => readByEleventy(source, file)).toThrow(/engine "# the post's fields" is not registered/);
+    expect(splitFrontMatter(source)).toBeUndefined();
   });
 
   it("forgets what a file said once its front matter is gone (the dev server reads files again)", () => {
