@@ -13,6 +13,7 @@ import {
   parseFrontMatter,
   readContentFile,
   savedPagesData,
+  splitFrontMatter,
   writtenFrontMatter,
   type BuiltItem,
   type Entry,
@@ -126,17 +127,17 @@ describe("a saved page's data for the dev server's quick path", () => {
   const things = kind as unknown as Kind<typeof schema, Thing>;
   const files = { one: "title: One\ndate: '1'", two: "title: Two\ndate: '2'", three: "title: Three\ndate: '3'" };
 
-  /** The last build: each file's front matter read, the collection loaded, each page's data. */
-  function lastBuild(): { index: Things; page: (name: keyof typeof files) => BuiltItem } {
+  /** The last build of a kind (things, unless said): each file's front matter read, the collection loaded, each page's data. */
+  function lastBuild(of = things, folder = "things", written: Record<string, string> = files): { index: Things; page: (name: string) => BuiltItem } {
     let load: ((api: unknown) => Things) | undefined;
     const config = { on: () => undefined, addCollection: (_name: string, loader: typeof load) => (load = loader) } as unknown as Parameters<typeof contentCollection>[0];
-    contentCollection(config, things, (entries) => new Things(entries));
-    for (const [name, fields] of Object.entries(files)) parseFrontMatter(`\n${fields}`, { filePath: `./things/${name}.md` });
-    const items = Object.keys(files).map((name) => item(`things/${name}.md`));
+    contentCollection(config, of, (entries) => new Things(entries));
+    for (const [name, fields] of Object.entries(written)) parseFrontMatter(`\n${fields}`, { filePath: `./${folder}/${name}.md` });
+    const items = Object.keys(written).map((name) => item(`${folder}/${name}.md`));
     const index = load!({ getFilteredByGlob: () => items });
-    const page = (name: keyof typeof files): BuiltItem => {
-      const it = item(`things/${name}.md`);
-      return { ...it, data: { ...writtenFrontMatter(`things/${name}.md`), page: { fileSlug: name }, collections: { things: index }, thing: index.byFile(`things/${name}.md`) } };
+    const page = (name: string): BuiltItem => {
+      const it = item(`${folder}/${name}.md`);
+      return { ...it, data: { ...writtenFrontMatter(`${folder}/${name}.md`), page: { fileSlug: name }, collections: { [of.collection]: index }, [of.dataKey]: index.byFile(`${folder}/${name}.md`) } };
     };
     return { index, page };
   }
@@ -169,6 +170,21 @@ describe("a saved page's data for the dev server's quick path", () => {
     ]);
     if (typeof both === "string") throw new Error(both);
     expect(both.get(two)!.thing).toMatchObject({ previous: { title: "One renamed" } });
+  });
+
+  it("gives each page of files of two kinds saved together both indexes arranged again (every page's footer reads the blog's)", () => {
+    const thingBuild = lastBuild();
+    const otherBuild = lastBuild({ ...things, collection: "others", dataKey: "other", files: ["others/*.md"], placement: "an other is others/<name>.md" }, "others", { x: "title: X\ndate: '1'" });
+    // Each page of the build sees every collection.
+    const [two, x] = [thingBuild.page("two"), otherBuild.page("x")];
+    for (const saved of [two, x]) saved.data.collections = { things: thingBuild.index, others: otherBuild.index };
+    const data = savedPagesData([
+      { page: two, fields: "title: Two renamed\ndate: '2'", body: "Text.\n" },
+      { page: x, fields: "title: X renamed\ndate: '1'", body: "Text.\n" },
+    ]);
+    if (typeof data === "string") throw new Error(data);
+    expect((data.get(two)!.collections as { others: Things }).others.byFile("others/x.md").title).toBe("X renamed");
+    expect((data.get(x)!.collections as { things: Things }).things.byFile("things/two.md").title).toBe("Two renamed");
   });
 
   it("says why not, for a mistake the build would refuse or a field Eleventy reads itself", () => {
@@ -237,6 +253,13 @@ describe("the line a body starts on", () => {
 
   it("keeps no carriage return in the last field of a file with CRLF line ends", () => {
     expect(readByEleventy("---\r\ntitle: T\r\ndescription: D\r\n---\r\nText.\r\n", file).data).toEqual({ title: "T", description: "D" });
+  });
+
+  it("splits no fields from a file whose opening --- has text after it, which Eleventy's parser takes for a language name", () => {
+    // The dev server's quick path would otherwise show a page whose file the build then refuses.
+    const source = "--- # the post's fields\ntitle: T\n---\nText.\n";
+    expect(() => readByEleventy(source, file)).toThrow(/engine "# the post's fields" is not registered/);
+    expect(splitFrontMatter(source)).toBeUndefined();
   });
 
   it("forgets what a file said once its front matter is gone (the dev server reads files again)", () => {
