@@ -80,10 +80,14 @@ export function readContentFile(source: string, file: string): { data: Record<st
 export function splitFrontMatter(source: string): { frontMatter: string; fields: string; body: string } | undefined {
   const text = source.replace(/^\uFEFF/, "");
   if (!text.startsWith("---") || text[3] === "-") return undefined;
+  // The rest of the opening line names the block's language: YAML (the default) is the only one.
+  const lineEnd = text.indexOf("\n");
+  const language = text.slice(3, lineEnd === -1 ? undefined : lineEnd).trim();
+  if (language !== "" && language !== "yaml") return undefined;
   const close = text.indexOf("\n---", 3);
   if (close === -1) return undefined;
   const body = text.slice(close + 4).replace(/^\r?\n?/, "");
-  return { frontMatter: source.slice(0, source.length - body.length), fields: text.slice(3, close), body };
+  return { frontMatter: source.slice(0, source.length - body.length), fields: text.slice(language ? lineEnd : 3, close), body };
 }
 
 export const writtenFrontMatter = (file: string): Record<string, unknown> => written.get(file) ?? {};
@@ -206,16 +210,21 @@ export function pageProblems(file: string, data: { date?: unknown; updated?: unk
   return problems;
 }
 
+/** A file's entry, from the fields its author wrote and its item: every problem a ContentError. */
+function fileEntry<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>, fields: Record<string, unknown>, item: CollectionItem, file: string, now: Date): E {
+  const data = validate(kind.schema, fields, file);
+  const found = pageProblems(file, data as Record<string, unknown>, item.rawInput ?? "", now);
+  if (found.length) throw contentError(found);
+  return kind.entry(data, item, file);
+}
+
 /** Validates every file of a kind, reporting all problems at once. */
 export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, E>, items: CollectionItem[], now = new Date()): E[] {
   const problems: string[] = [];
   const entries = items.flatMap((item) => {
     const file = relativeFile(item.inputPath);
     try {
-      const data = validate(kind.schema, writtenFrontMatter(file), file);
-      const found = pageProblems(file, data as Record<string, unknown>, item.rawInput ?? "", now);
-      if (found.length) throw contentError(found);
-      return [kind.entry(data, item, file)];
+      return [fileEntry(kind, writtenFrontMatter(file), item, file, now)];
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       problems.push(error.message);
@@ -226,13 +235,13 @@ export function loadEntries<S extends z.ZodType, E extends Entry>(kind: Kind<S, 
   return entries;
 }
 
-/** A kind as the checks that hold for every kind see it: where its files belong, and its entry for an item. */
+/** A kind as the checks that hold for every kind, and the dev server's quick path, see it. */
 interface FolderKind {
   placement: string;
-  entry(item: CollectionItem, file: string): Entry;
-  kind: Kind<z.ZodType, Entry>;
-  /** The last build's index arranged again, with the entries of some files (by file) replaced. */
-  rearranged(replaced: ReadonlyMap<string, Entry>): Index<Entry>;
+  /** A file's entry from new fields and body, checked as the build checks it. */
+  entry(fields: Record<string, unknown>, item: CollectionItem, file: string, now: Date): Entry;
+  /** The last build's index arranged again with some files' entries replaced, and what each page gets from it. */
+  rearranged(replaced: ReadonlyMap<string, Entry>): { collection: string; index: Index<Entry>; pageData(file: string): Record<string, unknown> };
 }
 /** Every indexed kind, by the folder its files lie in: a Markdown page elsewhere is a mistake. */
 const kindFolders = new Map<string, FolderKind>();
@@ -251,56 +260,39 @@ export interface BuiltItem {
   inputPath: string;
   url: string;
   rawInput: string;
-  data: Record<string, unknown> & { page: { fileSlug: string; date?: unknown }; collections: Record<string, unknown> };
+  data: Record<string, unknown> & { page: { fileSlug: string }; collections: Record<string, unknown> };
 }
 
-/** Fields Eleventy itself reads from front matter: a change to one may move or unmake the page. */
-const ELEVENTY_FIELDS = ["layout", "permalink", "eleventyExcludeFromCollections", "eleventyComputed", "pagination", "eleventyImport"];
-
 /**
- * The data each saved page gets when its file now reads `fields` (its front matter) and `body`,
- * from the last build's data with those files' entries replaced and their kinds' indexes arranged
- * again (so a new title shows in the page's own series box, a new reading time in its header), or
- * why that cannot be told without a rebuild: a mistake the build would refuse, or a field Eleventy
- * itself reads. The dev server's quick path asks; other pages wait for the rebuild.
+ * The data each saved page gets when its file now reads `fields` (its front matter) and `body`:
+ * the last build's data with the saved files' entries replaced and their kinds' indexes arranged
+ * again (so a new title shows in the page's own series box, a new reading time in its header); or
+ * the mistake that would stop the build. The dev server's quick path asks; other pages wait for the
+ * rebuild.
  */
-export function savedPagesData(saved: { page: BuiltItem; fields: string; body: string }[], now = new Date()): Map<BuiltItem, Record<string, unknown>> | string {
+export function savedPagesData<P extends BuiltItem>(saved: { page: P; fields: string; body: string }[], now = new Date()): Map<P, P["data"]> | string {
   const replaced = new Map<FolderKind, Map<string, Entry>>();
-  const changes: { page: BuiltItem; file: string; folder: FolderKind; fields: Record<string, unknown> }[] = [];
+  const changes: { page: P; file: string; folder: FolderKind; fields: Record<string, unknown> }[] = [];
   try {
     for (const { page, fields: text, body } of saved) {
       const file = relativeFile(page.inputPath);
       const folder = kindOf(file);
       if (!folder) return `${file}: not a page of an indexed kind`;
       const fields = readFrontMatter(text, file);
-      const before = writtenFrontMatter(file);
-      const moved = ELEVENTY_FIELDS.find((name) => JSON.stringify(fields[name]) !== JSON.stringify(before[name]));
-      if (moved) return `${file}: ${moved} changed`;
-      const data = validate(folder.kind.schema, fields, file) as Record<string, unknown>;
-      const problems = pageProblems(file, data, body, now);
-      if (problems.length) return problems.join("; ");
       const item = { url: page.url, inputPath: page.inputPath, fileSlug: page.data.page.fileSlug, rawInput: body, data: page.data };
-      const entry = folder.kind.entry(data, item, file);
-      if (entry.url !== page.url) return `${file}: its address changes`;
-      replaced.set(folder, (replaced.get(folder) ?? new Map()).set(file, entry));
+      replaced.set(folder, (replaced.get(folder) ?? new Map()).set(file, folder.entry(fields, item, file, now)));
       changes.push({ page, file, folder, fields });
     }
-    const indexes = new Map([...replaced].map(([folder, entries]) => [folder, folder.rearranged(entries)]));
+    // Every page reads every kind's index (a footer reads the blog's): each gets all that changed.
+    const arranged = new Map([...replaced.keys()].map((folder) => [folder, folder.rearranged(replaced.get(folder)!)]));
+    const collections = Object.fromEntries([...arranged.values()].map(({ collection, index }) => [collection, index]));
     return new Map(
       changes.map(({ page, file, folder, fields }) => {
-        const index = indexes.get(folder)!;
-        const entry = index.byFile(file);
         const data: Record<string, unknown> = { ...page.data };
+        // A field the author removed must not live on from the last build's data.
         for (const name of Object.keys(writtenFrontMatter(file))) delete data[name];
-        const date = (entry as Entry & { date?: unknown }).date;
-        Object.assign(data, fields, {
-          [folder.kind.dataKey]: entry,
-          lang: entry.lang,
-          head: folder.kind.head(entry),
-          collections: { ...page.data.collections, [folder.kind.collection]: index },
-          page: date instanceof Date ? { ...page.data.page, date } : page.data.page,
-        });
-        return [page, data];
+        Object.assign(data, fields, arranged.get(folder)!.pageData(file), { collections: { ...page.data.collections, ...collections } });
+        return [page, data as P["data"]];
       }),
     );
   } catch (error) {
@@ -323,11 +315,12 @@ export function contentCollection<S extends z.ZodType, E extends Entry, I extend
   let loaded: { entries: E[]; globals: Record<string, unknown> } | undefined;
   const folderKind: FolderKind = {
     placement: kind.placement,
-    entry: (item: CollectionItem, file: string) => kind.entry(validate(kind.schema, writtenFrontMatter(file), file), item, file),
-    kind: kind as unknown as Kind<z.ZodType, Entry>,
+    entry: (fields, item, file, now) => fileEntry(kind, fields, item, file, now),
     rearranged(replaced) {
       if (!loaded) throw new Error(`collections.${kind.collection} is not loaded`);
-      return arrange(loaded.entries.map((entry) => (replaced.get(entry.file) as E | undefined) ?? { ...entry }), loaded.globals);
+      // Copies: arranging links the entries it is given, and the last build's must stay as they are.
+      const again = arrange(loaded.entries.map((entry) => (replaced.get(entry.file) as E | undefined) ?? { ...entry }), loaded.globals);
+      return { collection: kind.collection, index: again, pageData: (file) => ownData(kind, again.byFile(file)) };
     },
   };
   for (const glob of kind.files) kindFolders.set(folderOf(glob), folderKind);
@@ -352,10 +345,12 @@ export function pageDataHook<S extends z.ZodType, E extends Entry>(kind: Kind<S,
   return (data: Record<string, unknown> & { page: { inputPath: string }; collections: Record<string, unknown> }): void => {
     const index = data.collections[kind.collection];
     if (!(index instanceof Index)) throw new Error(`collections.${kind.collection} is not loaded`);
-    const entry = (index as Index<E>).byFile(relativeFile(data.page.inputPath), kind.placement);
-    Object.assign(data, { [kind.dataKey]: entry, lang: entry.lang, head: kind.head(entry) });
+    Object.assign(data, ownData(kind, (index as Index<E>).byFile(relativeFile(data.page.inputPath), kind.placement)));
   };
 }
+
+/** What a page of a kind gets from its entry: the entry itself (under the kind's key), its language and head. */
+const ownData = <E extends Entry>(kind: Kind<z.ZodType, E>, entry: E): Record<string, unknown> => ({ [kind.dataKey]: entry, lang: entry.lang, head: kind.head(entry) });
 
 /** A page's `date` as Eleventy's page.date: read like every content date, errors as `file: date: reason`. */
 const dated = z.object({ date: contentDate });

@@ -12,11 +12,9 @@ import { href } from "./urls.ts";
 import { errorMessage, relativeFile } from "./validation.ts";
 
 /** The parts of Eleventy 3.1's page entries (its template map) the fast path reads. */
-export interface BuiltPage {
-  inputPath: string;
+export interface BuiltPage extends Omit<BuiltItem, "url" | "data"> {
   url: string | false;
-  rawInput: string;
-  data: { layout?: string; page: { fileSlug: string }; collections?: { all: { url: string | false; templateContent: string }[] } } & Record<string, unknown>;
+  data: BuiltItem["data"] & { layout?: string; collections: { all?: { url: string | false; templateContent: string }[] } };
   template: {
     /** The text the build read. */
     inputContent?: string | Promise<string>;
@@ -27,6 +25,8 @@ export interface BuiltPage {
 }
 
 type Layout = ReturnType<BuiltPage["template"]["getLayout"]>;
+
+const isWritten = (page: BuiltPage): page is BuiltPage & { url: string } => page.url !== false;
 
 /**
  * The last good build's pages, each with the layout it was laid out with: looked up as the build
@@ -56,26 +56,26 @@ const MAX_QUICK_PAGES = 5;
  */
 export async function renderQuickPages(last: LastBuild, queue: readonly string[]): Promise<QuickPage[] | string> {
   if (queue.length > MAX_QUICK_PAGES) return `${queue.length} files changed`;
-  const saved: { page: BuiltPage & BuiltItem; fields: string; body: string }[] = [];
+  const saved: { page: BuiltPage & { url: string }; fields: string; body: string }[] = [];
   for (const inputPath of queue) {
     const file = relativeFile(inputPath);
     if (!file.endsWith(".md")) return `${file} is not a page's Markdown`;
     const [page, ...more] = last.pages.filter((p) => relativeFile(p.inputPath) === file);
-    if (!page || more.length || !page.url) return `${file} is not one page of the last build`;
+    if (!page || more.length || !isWritten(page)) return `${file} is not one page of the last build`;
     const source = await readFile(inputPath, "utf8").catch(() => undefined);
     if (source === undefined) return `${file} is gone`;
     const before = splitFrontMatter((await page.template.inputContent) ?? "");
     const now = splitFrontMatter(source);
     // The built body must be the one this split finds, or the page's source is not what it seems.
     if (!before || !now || before.body !== page.rawInput) return `${file}: cannot compare it with the last build`;
-    saved.push({ page: page as BuiltPage & BuiltItem, fields: now.fields, body: now.body });
+    saved.push({ page, fields: now.fields, body: now.body });
   }
   const data = savedPagesData(saved);
   if (typeof data === "string") return data;
   const pages: QuickPage[] = [];
   for (const { page, body } of saved) {
     try {
-      pages.push(await renderQuickPage(last, page, data.get(page)! as BuiltPage["data"], body));
+      pages.push(await renderQuickPage(last, page, data.get(page)!, body));
     } catch (error) {
       return `${relativeFile(page.inputPath)}: ${errorMessage(error)}`;
     }
@@ -95,7 +95,7 @@ async function renderQuickPage(last: LastBuild, built: BuiltPage & { url: string
   const page = { ...built, data };
   const templateContent = await page.template.renderDirect(body, data);
   // Layouts may ask about the page's own render through the collections (src/math.ts: showsMath).
-  for (const item of page.data.collections?.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
+  for (const item of page.data.collections.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
   const layout = last.layoutOf(built);
   const laidOut = layout ? await layout.renderPageEntry({ ...page, templateContent }) : templateContent;
   return { inputPath: page.inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
@@ -116,12 +116,15 @@ export class Freshness {
   #quick = new Map<string, QuickPage>();
   #waiting: (() => void)[] = [];
 
-  /** A watched file changed: what was built may be stale, and so is a quick page of that file. */
+  /**
+   * A watched file changed: what was built may be stale, and so is every quick page, since a page
+   * shows more than its own file (its neighbours' titles, its part, data files, layouts).
+   */
   changed(inputPath: string): void {
     const file = relativeFile(inputPath);
     this.#changes++;
     this.#fileChanges.set(file, this.version(file) + 1);
-    for (const [url, page] of this.#quick) if (relativeFile(page.inputPath) === file) this.#quick.delete(url);
+    this.#quick.clear();
   }
 
   /** How many times the watcher has seen `inputPath` change: a quick page is of the version it read. */
@@ -180,6 +183,8 @@ export class Freshness {
       const quick = this.#quick.get(path);
       if (quick) {
         response.setHeader("Content-Type", "text/html; charset=utf-8");
+        // Says which answers came before the rebuild (the dev-server test checks it).
+        response.setHeader("X-Quick-Page", "before the rebuild");
         response.end(quick.html);
         return;
       }

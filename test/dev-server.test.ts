@@ -1,7 +1,7 @@
 // `npm start` builds the site and serves it with live reload on 127.0.0.1 only; after every change
 // it serves exactly the new build (edited pages, their neighbours, lists, tags and feeds; no page of
 // a deleted post), and a failed build shows its error over the page until the file is fixed.
-import { rm, unlink, writeFile } from "node:fs/promises";
+import { readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +38,7 @@ describe("the writing loop", () => {
   const file = (slug: string) => path.join(dir, `posts/blog/${slug}.md`);
   const get = async (url: string) => {
     const response = await fetch(`${base}${url}`);
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, text: await response.text(), quick: response.headers.has("x-quick-page") };
   };
   /** Polls until `url` satisfies `ready` (the rebuild is done), then returns its page. */
   async function until(url: string, ready: (page: { status: number; text: string }) => boolean) {
@@ -51,7 +51,7 @@ describe("the writing loop", () => {
   }
 
   beforeAll(async () => {
-    dir = await smallProject({ posts: [], lessons: ["posts/rdma101/01-getting-started/01-why-rdma.md"] });
+    dir = await smallProject({ posts: [], lessons: ["posts/rdma101/01-getting-started/01-why-rdma.md", "posts/rdma101/01-getting-started/02-landscape.md"] });
     await Promise.all([writeFile(file("loop-a"), post("Loop A", 1)), writeFile(file("loop-b"), post("Loop B", 2)), writeFile(file("loop-c"), post("Loop C", 3))]);
     const PORT = port();
     base = `http://127.0.0.1:${PORT}`;
@@ -63,12 +63,17 @@ describe("the writing loop", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  /** How many quick pages of `slug` the server has shown. */
-  const shownCount = (slug: string) => server.output().split(`posts/blog/${slug}.md: shown in`).length - 1;
-  /** The post's page, asked for as soon as the server says it showed a quick page of it (usually before the rebuild ends). */
-  async function quickPage(slug: string, shown: number) {
+  /** How many quick pages of a post (by slug) or other file the server has shown. */
+  const shownCount = (slug: string) => server.output().split(`${slug.includes("/") ? slug : `posts/blog/${slug}.md`}: shown in`).length - 1;
+  /**
+   * The page, asked for as soon as the server says it showed a quick page of it: served from memory
+   * (a small site's rebuild takes far longer than this takes to ask).
+   */
+  async function quickPage(slug: string, shown: number, url = `/posts/${slug}/`) {
     for (let i = 0; i < 6000 && shownCount(slug) === shown; i++) await new Promise((r) => setTimeout(r, 10));
-    return get(`/posts/${slug}/`);
+    const page = await get(url);
+    expect(page.quick, "the quick page, before the rebuild").toBe(true);
+    return page;
   }
 
   it("shows an edited title on the post before the rebuild, as the rebuild writes it, then on its neighbours, the list, the tag page and the feeds", async () => {
@@ -82,6 +87,20 @@ describe("the writing loop", () => {
     }
     expect(shownCount("loop-b"), "the fast path showed it").toBe(shown + 1);
     expect((await get("/posts/loop-b/")).text).toBe(quick.text);
+  }, 120_000);
+
+  it("shows a lesson with a new title at once, as the rebuild writes it, in its own sidebar too; then in the next lesson's pager", async () => {
+    const lesson = "posts/rdma101/01-getting-started/01-why-rdma.md";
+    const source = await readFile(path.join(dir, lesson), "utf8");
+    const shown = shownCount(lesson);
+    await writeFile(path.join(dir, lesson), source.replace(/^title: .*$/m, "title: Why RDMA, renamed"));
+    const quick = await quickPage(lesson, shown, "/rdma101/getting-started/why-rdma/");
+    expect(quick.text).toContain("<h1>Why RDMA, renamed</h1>");
+    expect(quick.text).toMatch(/aria-current="page"><span class="lesson-number">1\.1<\/span> Why RDMA, renamed</);
+    expect((await get("/rdma101/getting-started/landscape/")).text).toMatch(/rel="prev"[^>]*>.*Why RDMA, renamed/);
+    const rebuilt = await get("/rdma101/getting-started/why-rdma/");
+    expect(rebuilt.quick).toBe(false);
+    expect(rebuilt.text).toBe(quick.text);
   }, 120_000);
 
   it("shows a post with a new date at once, between its new neighbours, as the rebuild does", async () => {

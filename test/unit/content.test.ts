@@ -187,11 +187,11 @@ describe("a saved page's data for the dev server's quick path", () => {
     expect((data.get(x)!.collections as { things: Things }).things.byFile("things/two.md").title).toBe("Two renamed");
   });
 
-  it("says why not, for a mistake the build would refuse or a field Eleventy reads itself", () => {
+  it("says why not: the mistake that would stop the build", () => {
     const { page } = lastBuild();
     expect(savedPagesData([{ page: page("two"), fields: "date: '2'", body: "Text.\n" }])).toBe("things/two.md: title: is required");
     expect(savedPagesData([{ page: page("two"), fields: "title: Two\ndate: '2'", body: "\n" }])).toBe("things/two.md: (body): is empty; write the page, or mark it draft: true");
-    expect(savedPagesData([{ page: page("two"), fields: "title: Two\nlayout: other.njk", body: "Text.\n" }])).toBe("things/two.md: layout changed");
+    expect(savedPagesData([{ page: page("two"), fields: "title: Two\nlayout: other.njk", body: "Text.\n" }])).toBe("things/two.md: layout: unknown field");
     expect(savedPagesData([{ page: page("two"), fields: "title: [unclosed", body: "Text.\n" }])).toMatch(/^things\/two\.md: \(front matter\): /);
   });
 });
