@@ -101,6 +101,8 @@ async function timeEdits(dir: string): Promise<{ body: EditTimes; title: EditTim
     const title = { shown: [], rebuilt: [] };
     for (let n = 1; n <= EDITS; n++) await time((marker) => `${post(0)}\n${marker}.\n`, body, n);
     for (let n = 1; n <= EDITS; n++) await time((marker) => post(0).replace(/^title: .*$/m, `title: "${marker}"`), title, EDITS + n);
+    // A save that was not shown before its rebuild: the dev server says why.
+    for (const line of server.output().split("\n")) if (line.includes("the rebuild first")) console.log(line);
     return { body, title };
   } finally {
     await browser.close();
