@@ -7,7 +7,8 @@
 // Preloaded with ./localhost-only.ts.
 import Eleventy from "@11ty/eleventy";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { Freshness, LastBuild, renderQuickPages, type BuiltPage } from "../src/quick-edit.ts";
+import { readFile } from "node:fs/promises";
+import { Freshness, LastBuild, pushedHtml, renderQuickPages, type BuiltPage } from "../src/quick-edit.ts";
 import { errorMessage, relativeFile } from "../src/validation.ts";
 
 /** The parts of Eleventy 3.1's instance this script drives. */
@@ -69,7 +70,8 @@ async function showQuickPages(queue: string[]): Promise<void> {
     }
     for (const page of pages) {
       if (!freshness.show(page, read.get(page.inputPath)!)) continue;
-      await eleventy.eleventyServe.reload({ files: [page.inputPath], build: { templates: [{ url: page.url, inputPath: page.inputPath, content: page.html }] } });
+      const shown = page.outputPath ? await readFile(page.outputPath, "utf8").catch(() => "") : "";
+      await eleventy.eleventyServe.reload({ files: [page.inputPath], build: { templates: [{ url: page.url, inputPath: page.inputPath, content: pushedHtml(page.html, shown) }] } });
       console.log(`[dev server] ${relativeFile(page.inputPath)}: shown in ${Math.round(performance.now() - started)} ms, before the rebuild`);
     }
   } catch (error) {

@@ -14,6 +14,8 @@ import { errorMessage, relativeFile } from "./validation.ts";
 /** The parts of Eleventy 3.1's page entries (its template map) the fast path reads. */
 export interface BuiltPage extends Omit<BuiltItem, "url" | "data"> {
   url: string | false;
+  /** The file the build wrote the page to. */
+  outputPath: string | false;
   data: BuiltItem["data"] & { layout?: string; collections: { all?: { url: string | false; templateContent: string }[] } };
   template: {
     /** The text the build read. */
@@ -88,6 +90,25 @@ export interface QuickPage {
   /** The page's address as the browser sees it (under the path prefix). */
   url: string;
   html: string;
+  /** The file the last build wrote the page to. */
+  outputPath: string | false;
+}
+
+/** Structured data (JSON-LD), the one kind of script whose text differs when a page's fields do. */
+const STRUCTURED_DATA = /<script type="application\/ld\+json">[\s\S]*?<\/script>/g;
+
+/**
+ * The HTML to push to a browser that shows `shown` (the last build's page): the quick page with
+ * the structured data `shown` has, since Eleventy's live-reload client reloads the whole page when
+ * a script's text changes, and the reload would then wait for the rebuild (its stylesheet among
+ * the requests held). The rebuild's own push brings the new structured data; what is served to a
+ * request stays the quick page itself.
+ */
+export function pushedHtml(html: string, shown: string): string {
+  const before = shown.match(STRUCTURED_DATA) ?? [];
+  if ((html.match(STRUCTURED_DATA) ?? []).length !== before.length) return html;
+  let i = 0;
+  return html.replace(STRUCTURED_DATA, () => before[i++]!);
 }
 
 /** A page of the last build rendered with new data and body, with that build's template and layout. */
@@ -98,7 +119,7 @@ async function renderQuickPage(last: LastBuild, built: BuiltPage & { url: string
   for (const item of page.data.collections.all ?? []) if (item.url === page.url) item.templateContent = templateContent;
   const layout = last.layoutOf(built);
   const laidOut = layout ? await layout.renderPageEntry({ ...page, templateContent }) : templateContent;
-  return { inputPath: page.inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page) };
+  return { inputPath: page.inputPath, url: href(page.url), html: await page.template.runTransforms(laidOut, page), outputPath: built.outputPath };
 }
 
 /** A request's path without its query, `index.html` as its folder. */

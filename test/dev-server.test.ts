@@ -166,6 +166,23 @@ describe("the writing loop", () => {
       await page.getByText("Pushed to the page.").waitFor({ timeout: 60_000 });
       await expect(page.evaluate(() => "notReloaded" in window)).resolves.toBe(true);
       expect(shownCount("loop-a"), "the fast path showed it").toBe(shown + 1);
+      // A new title changes the page's structured data (a script) too, and Eleventy's client reloads
+      // a page whose scripts change: not before the rebuild is written (the reload would wait for it).
+      const written = () => server.output().split(" Wrote ").length;
+      await until("/feed.xml", (feed) => feed.text.includes("Pushed to the page."));
+      const wroteBefore = written();
+      const earlyReloads: string[] = [];
+      page.on("console", (message) => {
+        if (/reload initiated/.test(message.text()) && written() === wroteBefore) earlyReloads.push(message.text());
+      });
+      const reloaded = page.waitForEvent("load", { timeout: 60_000 });
+      await writeFile(file("loop-a"), `${post("Loop A retitled", 1)}\nPushed to the page.\n`);
+      await page.getByRole("heading", { level: 1, name: "Loop A retitled" }).waitFor({ timeout: 60_000 });
+      await until("/posts/loop-b/", (other) => other.text.includes("Loop A retitled"));
+      expect(earlyReloads).toEqual([]);
+      // The rebuild's own push brings the new structured data, and with it the reload: let it settle.
+      await reloaded;
+      await page.waitForLoadState("networkidle");
       await writeFile(file("loop-a"), post("Loop A", 1).replace("date: 2020-01-01", "date: 2020-13-01"));
       const dialog = page.getByRole("dialog");
       await dialog.waitFor({ state: "visible", timeout: 60_000 });

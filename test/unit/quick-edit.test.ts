@@ -1,7 +1,7 @@
 // What the dev server may serve between a change and the rebuild that covers it (src/quick-edit.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { Freshness } from "../../src/quick-edit.ts";
+import { Freshness, pushedHtml } from "../../src/quick-edit.ts";
 
 /** A request through the middleware: what it answered from memory, or that it passed on to the files. */
 function request(freshness: Freshness, url: string) {
@@ -16,7 +16,7 @@ async function pending(promise: Promise<unknown>): Promise<boolean> {
   return (await Promise.race([promise, new Promise((r) => setTimeout(() => r(marker), 20))])) === marker;
 }
 
-const quick = { inputPath: "./posts/blog/a.md", url: "/posts/a/", html: "<p>new</p>" };
+const quick = { inputPath: "./posts/blog/a.md", url: "/posts/a/", html: "<p>new</p>", outputPath: false as const };
 
 describe("Freshness", () => {
   it("serves the files while nothing changed since the last build", async () => {
@@ -114,5 +114,19 @@ describe("Freshness", () => {
     const held = request(freshness, "/");
     freshness.settled();
     await expect(held).resolves.toBe("files");
+  });
+});
+
+describe("the HTML pushed to an open page", () => {
+  const ld = (headline: string) => `<script type="application/ld+json">{"headline":"${headline}"}</script>`;
+  const page = (title: string, ...data: string[]) => `<head><title>${title}</title>${data.join("\n")}<script>theme()</script></head><body><h1>${title}</h1></body>`;
+
+  it("keeps the structured data the browser shows, so that Eleventy's client does not reload the page, and the rest new", () => {
+    expect(pushedHtml(page("New", ld("New"), ld("Site")), page("Old", ld("Old"), ld("Site")))).toBe(page("New", ld("Old"), ld("Site")));
+  });
+
+  it("is the quick page itself when the structured data blocks do not pair up", () => {
+    expect(pushedHtml(page("New", ld("New")), page("Old"))).toBe(page("New", ld("New")));
+    expect(pushedHtml(page("New", ld("New")), "")).toBe(page("New", ld("New")));
   });
 });
