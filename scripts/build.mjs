@@ -4,29 +4,34 @@
 // 30 MB (docs/performance.md); the dev server keeps tsx, which recompiles a module when it is saved.
 // This one file is JavaScript because it is what makes the TypeScript runnable.
 //
-// The configuration and the template data files (*.11tydata.ts) import the same modules, so they are
-// bundled together: shared modules go into common chunks, one copy of each module's state.
-// src/data.ts imports a data file's compiled twin from SITE_COMPILED_DIR.
+// The configuration and the data files in TypeScript (template and directory data, *.11tydata.ts,
+// and global data in _data/) import the same modules, so they are bundled together: shared modules
+// go into common chunks, one copy of each module's state. src/data.ts imports a data file's
+// compiled twin from SITE_COMPILED_DIR. A watching build (--serve, --watch) is `npm start`'s job.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Every path below is the project's, wherever the build is started from.
+process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
 const ROOT = ".cache/compiled";
-/** Folders that hold no data file of the site (Eleventy ignores them or they are not its input). */
-const NOT_INPUT = new Set(["node_modules", ".git", ".cache", "_site", "test", "scripts"]);
+/** Top-level folders that hold no source: installed packages, git's, caches. */
+const NOT_SOURCE = new Set(["node_modules", ".git", ".cache"]);
 /** Older compiled copies are removed after this long: a build started before may still read its own. */
 const KEEP_MS = 60 * 60 * 1000;
 
-/** The template data files written in TypeScript, relative to the project. */
+/** Every file Eleventy may read as TypeScript data: any *.11tydata.ts, and any .ts under _data/. */
 async function dataFiles(dir = ".") {
   /** @type {string[]} */
   const found = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory() && !NOT_INPUT.has(entry.name)) found.push(...(await dataFiles(file)));
-    else if (entry.isFile() && entry.name.endsWith(".11tydata.ts")) found.push(file);
+    if (entry.isDirectory() && !(dir === "." && NOT_SOURCE.has(entry.name))) found.push(...(await dataFiles(file)));
+    else if (entry.isFile() && (entry.name.endsWith(".11tydata.ts") || (file.startsWith(`_data${path.sep}`) && entry.name.endsWith(".ts")))) found.push(file);
   }
   return found;
 }
@@ -38,6 +43,7 @@ async function dataFiles(dir = ".") {
 async function compile() {
   const placeholder = path.resolve(ROOT, "_");
   const { outputFiles } = await build({
+    absWorkingDir: process.cwd(),
     entryPoints: [".eleventy.ts", ...(await dataFiles())],
     outdir: placeholder,
     outbase: ".",
@@ -62,7 +68,11 @@ async function compile() {
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, file.contents);
     }
-    await rename(temporary, dir).catch(() => rm(temporary, { recursive: true, force: true }));
+    // A build running at once may have put the same copy there first; any other failure is one.
+    await rename(temporary, dir).catch(async (error) => {
+      await rm(temporary, { recursive: true, force: true });
+      if (!existsSync(dir)) throw error;
+    });
   } else {
     const now = new Date();
     await utimes(dir, now, now); // in use: not an old copy
@@ -81,6 +91,11 @@ async function removeOldCopies(current) {
   }
 }
 
+const watching = process.argv.find((arg) => /^--(serve|watch)\b/.test(arg));
+if (watching) {
+  console.error(`npm run build: ${watching} is npm start's (it rebuilds what you save, TypeScript included)`);
+  process.exit(2);
+}
 const dir = await compile();
 process.env.SITE_COMPILED_DIR = dir;
 process.setSourceMapsEnabled(true);

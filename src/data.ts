@@ -68,6 +68,6 @@ function runnable(file: string): string {
   const compiled = process.env.SITE_COMPILED_DIR;
   if (!compiled) return path.resolve(file);
   const twin = path.join(compiled, relativeFile(file).replace(/\.ts$/, ".mjs"));
-  if (!existsSync(twin)) throw contentError([`${relativeFile(file)}: (file): no compiled copy; scripts/build.mjs compiles data files outside test/ and scripts/`]);
+  if (!existsSync(twin)) throw contentError([`${relativeFile(file)}: (file): no compiled copy; scripts/build.mjs compiles every *.11tydata.ts and every .ts under _data/`]);
   return twin;
 }
