@@ -3,7 +3,7 @@
 // machine draws the same bytes. A card is named by the hash of everything that shapes it (template,
 // font, renderer, layout, text): an unchanged page keeps its card, found in .cache/cards/, not redrawn.
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rename, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -126,28 +126,38 @@ const DRAWING = { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFont
  * resvg-js gives a drawing's memory back only when its thread ends (300 cards drawn in one thread
  * held 1 GB), so cards are drawn in short-lived workers, this many each. The worker's code is a
  * string because it must run the same under tsx and from the compiled build (scripts/build.mjs).
+ * It answers with the PNGs, or with the first card it could not draw.
  */
-const CARDS_PER_WORKER = 25;
+export const CARDS_PER_WORKER = 25;
 const DRAW_IN_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { Resvg } = require(workerData.resvg);
-parentPort.postMessage(workerData.svgs.map((svg) => new Resvg(svg, workerData.drawing).render().asPng()));`;
+const pngs = [];
+for (const [index, svg] of workerData.svgs.entries()) {
+  try {
+    pngs.push(new Resvg(svg, workerData.drawing).render().asPng());
+  } catch (error) {
+    parentPort.postMessage({ failed: index, reason: String(error && error.message || error) });
+    break;
+  }
+}
+if (pngs.length === workerData.svgs.length) parentPort.postMessage({ pngs });`;
 
-/** Draws cards as PNGs, in the order given. */
-export async function drawCards(svgs: readonly string[]): Promise<Buffer[]> {
-  const pngs: Buffer[] = [];
-  for (let first = 0; first < svgs.length; first += CARDS_PER_WORKER) {
-    const workerData = { resvg: require.resolve("@resvg/resvg-js"), drawing: DRAWING, svgs: svgs.slice(first, first + CARDS_PER_WORKER) };
-    const worker = new Worker(DRAW_IN_WORKER, { eval: true, workerData });
-    const drawn = await new Promise<Uint8Array[]>((resolve, reject) => {
+/** Draws cards as PNGs, in the order given, in one worker; a card it cannot draw is named by `names`. */
+export async function drawCards(svgs: readonly string[], names: readonly string[] = []): Promise<Buffer[]> {
+  const workerData = { resvg: require.resolve("@resvg/resvg-js"), drawing: DRAWING, svgs };
+  const worker = new Worker(DRAW_IN_WORKER, { eval: true, workerData });
+  try {
+    const answer = await new Promise<{ pngs: Uint8Array[] } | { failed: number; reason: string }>((resolve, reject) => {
       worker.once("message", resolve);
       worker.once("error", reject);
       worker.once("exit", (code) => reject(new Error(`social cards: the drawing worker stopped (exit code ${code})`)));
     });
+    if ("failed" in answer) throw new Error(`${names[answer.failed] ?? `card ${answer.failed + 1}`}: social card: ${answer.reason}`);
+    return answer.pngs.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+  } finally {
     await worker.terminate();
-    pngs.push(...drawn.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength)));
   }
-  return pngs;
 }
 
 let drawingHash: string | undefined;
@@ -226,13 +236,22 @@ function cardText(facts: PageFacts, site: Site): CardText | undefined {
  * Writes each card into the output: copied from the cache when it was drawn before, else drawn and
  * kept there; a card the output holds already is left as it is. Returns how many were drawn.
  */
-export async function writeCards(cards: ReadonlyMap<string, string>, outDir: string, cacheDir = CACHE_DIR, draw = drawCards): Promise<number> {
+export async function writeCards(cards: ReadonlyMap<string, Card>, outDir: string, cacheDir = CACHE_DIR, draw = drawCards): Promise<number> {
   await mkdir(cacheDir, { recursive: true });
   await mkdir(path.join(outDir, routes.cards()), { recursive: true });
   const cached = (hash: string): string => path.join(cacheDir, `${hash}.png`);
   const missing = [...cards.keys()].filter((hash) => !existsSync(cached(hash)));
-  const pngs = await draw(missing.map((hash) => cards.get(hash)!));
-  await Promise.all(missing.map((hash, i) => writeFile(cached(hash), pngs[i]!)));
+  // Each worker's cards are kept as they come: a failure later leaves them drawn for the next build.
+  for (let first = 0; first < missing.length; first += CARDS_PER_WORKER) {
+    const batch = missing.slice(first, first + CARDS_PER_WORKER).map((hash) => ({ hash, ...cards.get(hash)! }));
+    const pngs = await draw(batch.map((card) => card.svg), batch.map((card) => card.page));
+    // Written under another name and renamed: a build running at once never copies half a card.
+    await Promise.all(batch.map(async ({ hash }, i) => {
+      const partial = `${cached(hash)}.${process.pid}`;
+      await writeFile(partial, pngs[i]!);
+      await rename(partial, cached(hash));
+    }));
+  }
   for (const hash of cards.keys()) {
     // A card is named by its content's hash: one already in the output (the dev server's last build) is this card.
     const target = path.join(outDir, routes.card(hash));
@@ -241,8 +260,14 @@ export async function writeCards(cards: ReadonlyMap<string, string>, outDir: str
   return missing.length;
 }
 
+/** A card to draw: its SVG, and the page it is for (named when it cannot be drawn). */
+export interface Card {
+  svg: string;
+  page: string;
+}
+
 export default function cards(config: UserConfig): void {
-  const wanted = new Map<string, string>();
+  const wanted = new Map<string, Card>();
   let template: string | undefined;
   let covers: ((codePoint: number) => boolean) | undefined;
   config.on("eleventy.before", () => {
@@ -257,7 +282,7 @@ export default function cards(config: UserConfig): void {
     checkGlyphs(text, (covers ??= fontCoverage(readFileSync(FONT))), facts.url);
     const svg = cardSvg(text, (template ??= readFileSync(TEMPLATE, "utf8")));
     const hash = cardHash(svg);
-    wanted.set(hash, svg);
+    wanted.set(hash, { svg, page: facts.url });
     return { ...facts, image: routes.card(hash) };
   });
   config.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {

@@ -6,7 +6,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { parsePublications } from "../../src/bibtex.ts";
-import { CARD_HEIGHT, CARD_WIDTH, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
+import { CARD_HEIGHT, CARD_WIDTH, CARDS_PER_WORKER, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
 
 const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
 const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
@@ -50,15 +50,17 @@ describe("social cards", () => {
   });
 
   it("draws each card as a 1200×630 PNG, in order, the same bytes every time", async () => {
-    // More cards than one worker draws, so that the batches' results are put together in order.
-    const titles = Array.from({ length: 27 }, (_, i) => `Queue pairs ${i}`);
-    const pngs = await drawCards([...titles, titles[0]!].map((title) => cardSvg(text(title))));
-    expect(pngs).toHaveLength(28);
+    const pngs = await drawCards(["Queue pairs", "Completion queues", "Queue pairs"].map((title) => cardSvg(text(title))));
+    expect(pngs).toHaveLength(3);
     const [png] = pngs as [Buffer];
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([CARD_WIDTH, CARD_HEIGHT]);
-    expect(pngs[27]!.equals(png)).toBe(true);
-    expect(pngs[26]!.equals(png)).toBe(false);
+    expect(pngs[2]!.equals(png)).toBe(true);
+    expect(pngs[1]!.equals(png)).toBe(false);
+  });
+
+  it("names the page whose card cannot be drawn", async () => {
+    await expect(drawCards([cardSvg(text("Fine")), "not an svg"], ["/posts/fine/", "/posts/broken/"])).rejects.toThrow(/^\/posts\/broken\/: social card: /);
   });
 
   it("names a card by what it shows, and draws an unchanged card only once", async () => {
@@ -70,7 +72,7 @@ describe("social cards", () => {
     expect(cardHash(cardSvg(text("A"), "<svg>{titleLines}{section}{site}{titleSize}</svg>"))).not.toBe(hashOf(text("A")));
     const [cache, out] = await Promise.all([mkdtemp(path.join(tmpdir(), "cards-cache-")), mkdtemp(path.join(tmpdir(), "cards-out-"))]);
     dirs.push(cache, out);
-    const cards = new Map(["<svg>A</svg>", "<svg>B</svg>"].map((svg) => [cardHash(svg), svg]));
+    const cards = new Map(["<svg>A</svg>", "<svg>B</svg>"].map((svg) => [cardHash(svg), { svg, page: "/p/" }]));
     const drawn: string[] = [];
     const draw = async (svgs: readonly string[]) => (drawn.push(...svgs), svgs.map((svg) => Buffer.from(svg)));
     expect(await writeCards(cards, out, cache, draw)).toBe(2);
@@ -79,5 +81,19 @@ describe("social cards", () => {
     const written = await readdir(path.join(out, "img/cards"));
     expect(written.sort()).toEqual([...cards.keys()].map((h) => `${h}.png`).sort());
     expect((await readFile(path.join(out, "img/cards", `${cardHash("<svg>B</svg>")}.png`))).toString()).toBe("<svg>B</svg>");
+  });
+
+  it("keeps the cards drawn before a worker fails, for the next build", async () => {
+    const [cache, out] = await Promise.all([mkdtemp(path.join(tmpdir(), "cards-cache-")), mkdtemp(path.join(tmpdir(), "cards-out-"))]);
+    dirs.push(cache, out);
+    const svgs = Array.from({ length: CARDS_PER_WORKER + 1 }, (_, i) => `<svg>${i}</svg>`);
+    const cards = new Map(svgs.map((svg) => [cardHash(svg), { svg, page: "/p/" }]));
+    let workers = 0;
+    const draw = async (batch: readonly string[]) => {
+      if (++workers > 1) throw new Error("the second worker fails");
+      return batch.map((svg) => Buffer.from(svg));
+    };
+    await expect(writeCards(cards, out, cache, draw)).rejects.toThrow("the second worker fails");
+    expect((await readdir(cache)).sort()).toEqual(svgs.slice(0, CARDS_PER_WORKER).map((svg) => `${cardHash(svg)}.png`).sort());
   });
 });
