@@ -59,6 +59,10 @@ export function writtenSite(output: string): (sitePath: string) => LinkTarget | 
   };
 }
 
+/** A relative address of a file (not a page): one the author put beside the page, most likely. */
+const besidePage = (target: string, sitePath: string): boolean => !target.startsWith("/") && !target.startsWith("#") && /\.\w+$/.test(sitePath) && !sitePath.endsWith(".html");
+const BESIDE_PAGE = "; a file beside a page is published only when a Markdown image (![alt](file)) or a directive uses it";
+
 /** This build's links, every page's. */
 export const recordedLinks = (): Link[] => [...links.values()].flat();
 
@@ -79,7 +83,7 @@ export function brokenLinks(recorded: Iterable<Link>, resolve: (sitePath: string
     }
     const found = resolve(sitePath);
     if (!found) {
-      problems.push(`${at}: (link): ${target} is no page or file of the site`);
+      problems.push(`${at}: (link): ${target} is no page or file of the site${besidePage(target, sitePath) ? BESIDE_PAGE : ""}`);
       continue;
     }
     const fragment = decodeURIComponent(url.hash.slice(1));

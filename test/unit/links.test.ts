@@ -32,7 +32,7 @@ describe("links within the site", () => {
       "posts/blog/a.md:7: (link): /posts/b/ is no page or file of the site",
       "posts/blog/a.md:7: (link): /rdma101/glossary/#qps: the page /rdma101/glossary/ has no id 'qps'",
       "posts/blog/a.md:7: (link): #outro: the page /posts/a/ has no id 'outro'",
-      "posts/blog/a.md:7: (link): missing.csv is no page or file of the site",
+      "posts/blog/a.md:7: (link): missing.csv is no page or file of the site; a file beside a page is published only when a Markdown image (![alt](file)) or a directive uses it",
     ]);
   });
 });
