@@ -60,7 +60,7 @@ async function showQuickPages(queue: string[]): Promise<void> {
   freshness.buildStarted();
   if (!lastGood) return;
   const started = performance.now();
-  const read = new Map(queue.map((file) => [file, freshness.version(file)]));
+  const read = freshness.changes;
   try {
     const pages = await renderQuickPages(lastGood, queue);
     if (typeof pages === "string") {
@@ -69,7 +69,7 @@ async function showQuickPages(queue: string[]): Promise<void> {
       return;
     }
     for (const page of pages) {
-      if (!freshness.show(page, read.get(page.inputPath)!)) continue;
+      if (!freshness.show(page, read)) continue;
       const shown = page.outputPath ? await readFile(page.outputPath, "utf8").catch(() => "") : "";
       await eleventy.eleventyServe.reload({ files: [page.inputPath], build: { templates: [{ url: page.url, inputPath: page.inputPath, content: pushedHtml(page.html, shown) }] } });
       console.log(`[dev server] ${relativeFile(page.inputPath)}: shown in ${Math.round(performance.now() - started)} ms, before the rebuild`);
@@ -99,7 +99,7 @@ process.on("unhandledRejection", (error) => console.error(`[dev server] a failur
 
 await eleventy.init();
 const rebuild = await eleventy.watch();
-for (const event of ["add", "change", "unlink"] as const) eleventy.watcher.on(event, (file) => freshness.changed(file));
+for (const event of ["add", "change", "unlink"] as const) eleventy.watcher.on(event, () => freshness.changed());
 eleventy.watcher.on("unlink", (file) => void rebuild(file));
 eleventy.serve(port);
 process.on("SIGINT", () => void eleventy.stopWatch());

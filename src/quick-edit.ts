@@ -131,7 +131,6 @@ const pathOf = (url: string): string => decodeURI(new URL(url, "http://localhost
  */
 export class Freshness {
   #changes = 0;
-  readonly #fileChanges = new Map<string, number>();
   #coveredByBuild: number | undefined;
   #built = 0;
   #quick = new Map<string, QuickPage>();
@@ -141,16 +140,14 @@ export class Freshness {
    * A watched file changed: what was built may be stale, and so is every quick page, since a page
    * shows more than its own file (its neighbours' titles, its part, data files, layouts).
    */
-  changed(inputPath: string): void {
-    const file = relativeFile(inputPath);
+  changed(): void {
     this.#changes++;
-    this.#fileChanges.set(file, this.version(file) + 1);
     this.#quick.clear();
   }
 
-  /** How many times the watcher has seen `inputPath` change: a quick page is of the version it read. */
-  version(inputPath: string): number {
-    return this.#fileChanges.get(relativeFile(inputPath)) ?? 0;
+  /** How many changes the watcher has seen: a quick page is of the files as they were at this count. */
+  get changes(): number {
+    return this.#changes;
   }
 
   /** A rebuild begins (Eleventy has taken its queue): it covers the changes seen so far. */
@@ -177,9 +174,9 @@ export class Freshness {
     return this.#coveredByBuild === undefined && this.#built >= this.#changes;
   }
 
-  /** Serves `page` until the rebuild ends, unless its file changed again after version `read` was read. */
+  /** Serves `page` until the rebuild ends, unless any file changed after its files were read (at `read` changes). */
   show(page: QuickPage, read: number): boolean {
-    if (this.version(page.inputPath) !== read) return false;
+    if (this.#changes !== read) return false;
     this.#quick.set(pathOf(page.url), page);
     this.#wake();
     return true;

@@ -25,7 +25,7 @@ describe("Freshness", () => {
 
   it("holds requests from a change until the build that covers it ends", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed();
     const held = request(freshness, "/feed.xml");
     expect(await pending(held)).toBe(true);
     freshness.buildStarted();
@@ -36,9 +36,9 @@ describe("Freshness", () => {
 
   it("keeps holding when a change arrives during the build, until the next build ends", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed();
     freshness.buildStarted();
-    freshness.changed("./posts/blog/b.md");
+    freshness.changed();
     freshness.buildEnded();
     const held = request(freshness, "/posts/b/");
     expect(await pending(held)).toBe(true);
@@ -49,11 +49,11 @@ describe("Freshness", () => {
 
   it("answers a held request for a quick page as soon as it is shown, and nothing else", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed();
     const page = request(freshness, "/posts/a/index.html?x=1");
     const list = request(freshness, "/posts/");
     freshness.buildStarted();
-    expect(freshness.show(quick, freshness.version(quick.inputPath))).toBe(true);
+    expect(freshness.show(quick, freshness.changes)).toBe(true);
     await expect(page).resolves.toBe("memory: <p>new</p>");
     expect(await pending(list)).toBe(true);
     freshness.buildEnded();
@@ -64,28 +64,28 @@ describe("Freshness", () => {
 
   it("forgets a quick page when its file changes again", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
-    freshness.show(quick, freshness.version(quick.inputPath));
-    freshness.changed("posts/blog/a.md");
+    freshness.changed();
+    freshness.show(quick, freshness.changes);
+    freshness.changed();
     expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
   });
 
   it("does not show a quick page of a version saved over while it rendered", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
-    const read = freshness.version(quick.inputPath);
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed();
+    const read = freshness.changes;
+    freshness.changed();
     expect(freshness.show(quick, read)).toBe(false);
     expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
   });
 
   it("drops quick pages as soon as another file changes during the rebuild, and when that build ends", async () => {
     const freshness = new Freshness();
-    freshness.changed("./posts/blog/a.md");
+    freshness.changed();
     freshness.buildStarted();
-    freshness.show(quick, freshness.version(quick.inputPath));
+    freshness.show(quick, freshness.changes);
     // b may be a's neighbour (a's page shows its title), a data file or a layout: a's quick page is older than b's change.
-    freshness.changed("./posts/blog/b.md");
+    freshness.changed();
     expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
     freshness.buildEnded();
     expect(await pending(request(freshness, "/posts/a/"))).toBe(true);
@@ -101,7 +101,7 @@ describe("Freshness", () => {
 
   it("lets requests through when Eleventy settles without a build (a broken configuration)", async () => {
     const freshness = new Freshness();
-    freshness.changed(".eleventy.ts");
+    freshness.changed();
     const held = request(freshness, "/");
     freshness.settled();
     await expect(held).resolves.toBe("files");
@@ -109,7 +109,7 @@ describe("Freshness", () => {
 
   it("lets requests through when a rebuild stops before writing (its configuration failed to load)", async () => {
     const freshness = new Freshness();
-    freshness.changed("src/blog.ts");
+    freshness.changed();
     freshness.buildStarted();
     const held = request(freshness, "/");
     freshness.settled();
