@@ -19,8 +19,8 @@ import { fileURLToPath } from "node:url";
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
 const ROOT = ".cache/compiled";
-/** Top-level folders that hold no source: installed packages, git's, caches. */
-const NOT_SOURCE = new Set(["node_modules", ".git", ".cache"]);
+/** Top-level folders that hold no source: installed packages, git's, caches, the default output. */
+const NOT_SOURCE = new Set(["node_modules", ".git", ".cache", "_site"]);
 /** Older compiled copies are removed after this long: a build started before may still read its own. */
 const KEEP_MS = 60 * 60 * 1000;
 
