@@ -9,6 +9,7 @@
 //
 // One small tokenizer serves both Markdown's raw HTML and SVG figures, so they obey the same rules.
 import { readFileSync } from "node:fs";
+import { escapeHtml } from "./html.ts";
 import { contentError, relativeFile } from "./validation.ts";
 
 /** C0 controls but tab, line feed and carriage return, and the two non-characters XML forbids. */
@@ -160,19 +161,30 @@ const TARGET_ATTRIBUTES = new Set(["href", "src", "srcset", "poster"]);
 export const targetsOf = (tag: Tag): string[] =>
   tag.attributes.flatMap(({ name, value }) => (name === "srcset" ? srcsetUrls(decoded(value)) : TARGET_ATTRIBUTES.has(name) ? [decoded(value).trim()] : []));
 
+/** Attributes that name ids of the page, a space-separated list (one for `for`). */
+const ID_REFERENCES = new Set(["for", "headers", "list", "form", "popovertarget", "aria-labelledby", "aria-describedby", "aria-controls", "aria-owns", "aria-flowto", "aria-details", "aria-errormessage", "aria-activedescendant"]);
+
 /**
  * An HTML fragment with each address its tags link to or load (as `targetsOf` finds them) passed
- * through `rewrite.url`, and each id through `rewrite.id`; the rest stays as written.
+ * through `rewrite.url`, and each id, and each reference to one, through `rewrite.id`; the rest stays
+ * as written. An address is rewritten as the browser reads it (references decoded), and written
+ * back escaped only if the rewrite changed it.
  */
 export function rewriteLinks(html: string, rewrite: { url(url: string): string; id(id: string): string }): string {
+  const url = (written: string): string => {
+    const read = decoded(written);
+    const rewritten = rewrite.url(read);
+    return rewritten === read ? written : escapeHtml(rewritten);
+  };
   let out = "";
   let done = 0;
   for (const tag of tagsOf(html)) {
     for (const { name, value, at } of tag.attributes) {
       let written: string;
       if (name === "id") written = rewrite.id(value);
-      else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, url: string) => `${comma}${space}${rewrite.url(url)}`);
-      else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, url: string, after: string) => `${before}${rewrite.url(url)}${after}`);
+      else if (ID_REFERENCES.has(name)) written = value.replace(/[^\s]+/g, rewrite.id);
+      else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, address: string) => `${comma}${space}${url(address)}`);
+      else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, address: string, after: string) => `${before}${url(address)}${after}`);
       else continue;
       out += html.slice(done, at) + written;
       done = at + value.length;

@@ -104,6 +104,10 @@ describe("markdown", () => {
       expect(md.render('<figure>\n<img src=" /assets/x.png" srcset="/assets/x.png 1x,/assets/y.png 2x" alt="/assets/z.png" title="x">\n</figure>\n')).toBe(
         '<figure>\n<img src=" /repo/assets/x.png" srcset="/repo/assets/x.png 1x,/repo/assets/y.png 2x" alt="/assets/z.png" title="x">\n</figure>\n',
       );
+      // An address is read as the browser reads it: character references decoded, then written back escaped.
+      expect(md.render('<a href="&#47;posts/a/?x=1&amp;y=2">a</a> <a href="https://example.org/?a&amp;b">b</a>\n')).toContain(
+        '<a href="/repo/posts/a/?x=1&amp;y=2">a</a> <a href="https://example.org/?a&amp;b">b</a>',
+      );
     } finally {
       setPathPrefix("/");
     }

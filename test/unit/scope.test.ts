@@ -4,7 +4,7 @@ import { inScope, OWN_PAGE, scopedRender } from "../../src/scope.ts";
 
 const md = createMarkdown();
 const LESSON = "posts/rdma101/01-part/02-lesson.md";
-const SOURCE = "## Queue pairs\n\nSee [below](#queue-pairs).[^1]\n\n::: table Sizes\n| a |\n|---|\n| 1 |\n:::\n\n::: answer\nA.\n:::\n\n::: takeaways\n- one\n:::\n\n[^1]: Source.\n\n<p id=\"raw\">Raw <a href=\"#queue-pairs\">up</a>, <a href=\"#raw\">here</a>.</p>\n";
+const SOURCE = "## Queue pairs\n\nSee [below](#queue-pairs).[^1]\n\n::: table Sizes\n| a |\n|---|\n| 1 |\n:::\n\n::: answer\nA.\n:::\n\n::: takeaways\n- one\n:::\n\n[^1]: Source.\n\n<p id=\"raw\">Raw <a href=\"#queue-pairs\">up</a>, <a href=\"#raw\">here</a>.</p>\n\n<label for=\"raw\">L</label> <span aria-labelledby=\"raw  queue-pairs\">x</span>\n";
 
 describe("scope", () => {
   it("leaves no placeholder in a page of its own", () => {
@@ -13,6 +13,7 @@ describe("scope", () => {
     expect(html).toContain('<h2 id="queue-pairs"');
     expect(html).toContain('<a href="#queue-pairs">below</a>');
     expect(html).toContain('<p id="raw">Raw <a href="#queue-pairs">up</a>, <a href="#raw">here</a>.</p>');
+    expect(html).toContain('<label for="raw">L</label> <span aria-labelledby="raw  queue-pairs">x</span>');
   });
 
   it("keeps a lesson's render, to be shown again with its ids, headings and answers changed", () => {
@@ -22,6 +23,8 @@ describe("scope", () => {
     expect(html).toContain('<a href="#l1-2-queue-pairs">below</a>');
     // Raw HTML's ids and fragment links, scoped as Markdown's are.
     expect(html).toContain('<p id="l1-2-raw">Raw <a href="#l1-2-queue-pairs">up</a>, <a href="#l1-2-raw">here</a>.</p>');
+    // And what names an id: a label's for, ARIA's lists of ids.
+    expect(html).toContain('<label for="l1-2-raw">L</label> <span aria-labelledby="l1-2-raw  l1-2-queue-pairs">x</span>');
     expect(html).toContain('<h4 id="l1-2-key-takeaways">');
     expect(html).toContain('aria-labelledby="l1-2-key-takeaways"');
     expect(html).toContain('aria-label="1.2 Table 1"');
