@@ -22,7 +22,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isLessonFile, COURSE_DIR } from "./course.ts";
 import { EXAMPLES_DIR } from "./examples.ts";
-import { fenceLanguage, fencedBlocks, type FencedBlock } from "./markdown.ts";
+import { fenceLanguage, fenceWords, fencedBlocks, type FencedBlock } from "./markdown.ts";
 
 /** Fence languages that hold C (highlight.ts shows both as C). */
 const C_LANGUAGES = new Set(["c", "h"]);
@@ -227,7 +227,7 @@ type BlockKind = "declarations" | "excerpt" | "fragment";
 
 /** Checks one ```c block as what it is; every problem reads `file:line: reason`. */
 export function checkCBlock(block: FencedBlock): { kind?: BlockKind; problems: string[] } {
-  const [, marker = "", ...context] = block.info.trim().split(/\s+/);
+  const [, marker = "", ...context] = fenceWords(block.info);
   if (marker === FRAGMENT) return { kind: "fragment", problems: checkFragment(block, context.join(" ")) };
   if (marker) return { problems: [`${block.file}:${block.line}: '${marker}' after the language is no marker: write \`\`\`c ${FRAGMENT} for code that only illustrates, or nothing`] };
   const declarations = declarationsOf(block.content);

@@ -140,10 +140,11 @@ function addContainers(md: MarkdownIt): void {
 }
 
 /**
- * A fenced block's language (or directive): the first word of its info string. The rest of the line
+ * A fenced block's info string in words: its language (or directive) first. The rest of the line
  * is not rendered; checks may read it (see ./fragments.ts).
  */
-export const fenceLanguage = (info: string): string => info.trim().split(/\s+/)[0] ?? "";
+export const fenceWords = (info: string): string[] => info.trim().split(/\s+/);
+export const fenceLanguage = (info: string): string => fenceWords(info)[0] ?? "";
 
 function addCodeBlocks(md: MarkdownIt): void {
   md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
