@@ -120,7 +120,7 @@ const require = createRequire(import.meta.url);
 const RENDERER = `resvg-js ${(require("@resvg/resvg-js/package.json") as { version: string }).version}`;
 
 /** How cards are drawn: with the shipped font only, so no system font can change the result. */
-const DRAWING = { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" }, fitTo: { mode: "original" } } satisfies ResvgRenderOptions;
+export const DRAWING = { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" }, fitTo: { mode: "original" } } satisfies ResvgRenderOptions;
 
 /**
  * resvg-js gives a drawing's memory back only when its thread ends (300 cards drawn in one thread

@@ -6,7 +6,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { parsePublications } from "../../src/bibtex.ts";
-import { CARD_HEIGHT, CARD_WIDTH, CARDS_PER_WORKER, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
+import { CARD_HEIGHT, CARD_WIDTH, CARDS_PER_WORKER, DRAWING, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
 
 const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
 const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
@@ -19,7 +19,7 @@ const titles = [
 ];
 const text = (title: string): CardText => ({ title, section: "RDMA 101 · 2.3", site: "Feng Ren" });
 /** Where the drawn text really ends, as the renderer lays it out with the shipped font. */
-const inkBox = (svg: string) => new Resvg(svg, { font: { fontFiles: [FONT], loadSystemFonts: false, defaultFontFamily: "Noto Sans SC" } }).getBBox()!;
+const inkBox = (svg: string) => new Resvg(svg, DRAWING).getBBox()!;
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
