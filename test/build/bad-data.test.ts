@@ -1,7 +1,8 @@
 // Bad input stops the real build with `file: field: reason` and a non-zero exit: one broken thing
 // at a time, in a copy of the project.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
@@ -178,6 +179,32 @@ describe("a production build", () => {
     for (const [slug, title] of [["with-bom", "With BOM"], ["with-spaces", "With spaces"], ["with-crlf", "With CRLF"], ["no-final-newline", "No final newline"]]) {
       const html = await readFile(path.join(result.outDir, `posts/${slug}/index.html`), "utf8");
       expect(html).toContain(`<h1>${title}</h1>`);
+    }
+  });
+});
+
+describe("the output folder", () => {
+  // The build empties its output first: a folder the build reads must never be one (GitLab's guides build into public/).
+  it.each(["public", "posts", "_data"])("is never %s, a folder of sources: the build refuses it and leaves it as it was", async (folder) => {
+    const before = await readdir(path.join(copy, folder), { recursive: true });
+    const result = await build({ cwd: copy, outDir: folder });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toMatch(new RegExp(`--output=(\\./)?${folder}/?: the output folder (is|holds) [^:]*, which the build reads; it is emptied before each build`));
+    expect(await readdir(path.join(copy, folder), { recursive: true })).toEqual(before);
+  });
+
+  it("in a git work tree, never holds files under version control", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "site-git-"));
+    try {
+      await cp(copy, dir, { recursive: true, verbatimSymlinks: true });
+      execFileSync("git", ["init", "-q"], { cwd: dir });
+      execFileSync("git", ["add", "docs"], { cwd: dir });
+      const result = await build({ cwd: dir, outDir: "docs" });
+      expect(result.code).not.toBe(0);
+      expect(result.output).toMatch(/--output=(\.\/)?docs\/?: the output folder holds files under version control \(docs\//);
+      expect(existsSync(path.join(dir, "docs/authoring.md"))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
