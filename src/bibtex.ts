@@ -109,6 +109,9 @@ function linksOf(fields: Fields, pdf: string | undefined): PublicationLink[] {
   return links;
 }
 
+/** The links an abstract may be copied from: pages that publish the paper (the page says which). */
+const ABSTRACT_SOURCES = new Set<PublicationLink["kind"]>(["paper", "arxiv", "doi"]);
+
 /** Parses and validates a BibTeX file; returns publications newest first (file order within a year). */
 export function parsePublications(source: string, file: string): Publication[] {
   // The abstract keeps its paragraphs (a blank line), which the parser marks with <p>.
@@ -140,9 +143,10 @@ export function parsePublications(source: string, file: string): Publication[] {
     }
     const pdf = fields.eprint ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
     const links = linksOf(fields, pdf);
-    const abstractSource = fields.abstracturl ? links.find((l) => l.url === fields.abstracturl) : undefined;
+    const pages = links.filter((l) => ABSTRACT_SOURCES.has(l.kind));
+    const abstractSource = fields.abstracturl ? pages.find((l) => l.url === fields.abstracturl) : undefined;
     if (fields.abstracturl && !abstractSource) {
-      problems.push(`${file}: ${entry.key}.abstracturl: must be one of the entry's own links (${links.map((l) => l.url).join(", ") || "it has none"}): an abstract comes from the paper's page`);
+      problems.push(`${file}: ${entry.key}.abstracturl: must be the entry's url, arXiv page or DOI (${pages.map((l) => l.url).join(", ") || "it has none"}): an abstract comes from the paper's page`);
       continue;
     }
     const [firstPage, lastPage] = fields.pages?.split(/\s*[–-]+\s*/) ?? [];

@@ -1,8 +1,8 @@
 // `npm run check`: everything the build would refuse in content and data, found without building
 // the site. It runs the build's own pieces (the front-matter engine, each kind's schema and loader,
-// the course and blog indexes, the data loaders, the Markdown renderer with its directives and its
-// link records) over the files, then checks every link from a post or lesson against the pages a
-// production build would write, with the build's own link check (./links.ts): its #fragment
+// the course and blog indexes, the data loaders, the Markdown renderer with its directives, image
+// checks and link records) over the files, then checks every link from a post or lesson against the
+// pages a production build would write, with the build's own link check (./links.ts): its #fragment
 // included, so a glossary reference to a missing term is caught too.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -17,8 +17,8 @@ import { EXAMPLES_DIR } from "./examples.ts";
 import { strings } from "./i18n.ts";
 import { LANGUAGE_CODES } from "./languages.ts";
 import { brokenLinks, idsIn, recordedLinks } from "./links.ts";
+import { addImageChecks } from "./images.ts";
 import { createMarkdown } from "./markdown.ts";
-import { pageFile } from "./page-files.ts";
 import { publicationPages } from "./publications.ts";
 import type { CourseData, GlossaryTerm } from "./schemas.ts";
 import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
@@ -103,6 +103,7 @@ export function checkProject(): CheckReport {
   // Bodies, rendered as the build renders them: directives, math, code blocks and raw HTML are
   // checked there, and every link within the site is recorded (./links.ts).
   const md = createMarkdown();
+  addImageChecks(md, attempt);
   const pages = [...(blog?.all ?? []), ...(syllabus?.all ?? [])];
   const rendered = new Map<string, string>();
   for (const entry of pages) {
@@ -145,11 +146,5 @@ export function checkProject(): CheckReport {
     ),
   );
 
-  // Images beside the page, found as the image pipeline finds them (./page-files.ts).
-  for (const entry of pages) {
-    for (const [, src = ""] of (rendered.get(entry.url) ?? "").matchAll(/<img\b[^>]*\ssrc="(?![a-z][a-z0-9+.-]*:|\/)([^"]+)"/gi)) {
-      attempt(() => pageFile(entry.file, decodeURI(src), (reason) => contentError([`${entry.file}: image ${src}: ${reason}`])));
-    }
-  }
   return { problems, files };
 }

@@ -29,11 +29,19 @@ const optionsFor = (settings: ImageSettings) => ({
   svgShortCircuit: true,
 });
 
-export function pictureHtml(src: string, alt: string, title: string, file: string, settings: ImageSettings): string {
-  const fail = (reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
+const imageError = (file: string, src: string, reason: string) => contentError([`${file}: image ${src}: ${reason}`]);
+
+/** The file a Markdown image shows, beside its page; one from another origin or without alt text is refused. */
+export function imageSource(src: string, alt: string, title: string, file: string): string {
+  const fail = (reason: string) => imageError(file, src, reason);
   if (/^[a-z]+:|^\/\//i.test(src)) throw fail("must be a file beside the page (the site loads nothing from other origins)");
   if (!alt.trim() && title !== DECORATIVE) throw fail(`needs alt text, or the title "${DECORATIVE}" if it carries no information`);
-  const source = pageFile(file, decodeURI(src), fail);
+  return pageFile(file, decodeURI(src), fail);
+}
+
+export function pictureHtml(src: string, alt: string, title: string, file: string, settings: ImageSettings): string {
+  const fail = (reason: string) => imageError(file, src, reason);
+  const source = imageSource(src, alt, title, file);
   const options = optionsFor(settings);
   const unreadable = (error: unknown) => fail(`cannot be read as an image (${errorMessage(error)}); is it corrupt, or too large?`);
   let stats: ReturnType<typeof statsSync>;
@@ -51,12 +59,25 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   return generateHTML(stats, { alt: alt.trim(), sizes: SIZES, loading: "lazy", decoding: "async" });
 }
 
-export function addPictures(md: MarkdownIt, settings: ImageSettings): void {
+/** Renders each Markdown image with `render`, given its source, alt text, title and page. */
+function renderImages(md: MarkdownIt, render: (src: string, alt: string, title: string, file: string) => string): void {
   md.renderer.rules.image = (tokens, idx, _options, env: { page?: { inputPath?: string } }) => {
     const token = tokens[idx]!;
     const alt = token.children ? token.children.map((t) => t.content).join("") : token.content;
-    return pictureHtml(token.attrGet("src") ?? "", alt, token.attrGet("title") ?? "", renderedFile(env), settings);
+    return render(token.attrGet("src") ?? "", alt, token.attrGet("title") ?? "", renderedFile(env));
   };
+}
+
+export function addPictures(md: MarkdownIt, settings: ImageSettings): void {
+  renderImages(md, (src, alt, title, file) => pictureHtml(src, alt, title, file, settings));
+}
+
+/**
+ * For `npm run check`: each image is checked as the build checks it, inside `attempt`, which keeps
+ * a refusal as a problem so that the page renders on; no file is made, and the image renders as nothing.
+ */
+export function addImageChecks(md: MarkdownIt, attempt: (check: () => void) => void): void {
+  renderImages(md, (src, alt, title, file) => (attempt(() => void imageSource(src, alt, title, file)), ""));
 }
 
 export default function images(config: UserConfig): void {

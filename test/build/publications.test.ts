@@ -50,7 +50,10 @@ describe("the paper pages", () => {
       if (!paper.abstract) return expect(section).toBeUndefined();
       expect([...section!.querySelectorAll(".abstract p")].map(text)).toEqual(paper.abstract);
       expect(section!.querySelector(".abstract")!.closest("[lang]")!.getAttribute("lang")).toBe("en");
-      expect(section!.querySelector(".abstract-source a")?.getAttribute("href")).toBe(paper.abstractSource!.url);
+      const source = section!.querySelector(".abstract-source a");
+      expect(source?.getAttribute("href")).toBe(paper.abstractSource!.url);
+      // A preprint's abstract says so: the journal's own may differ.
+      expect(text(source).includes("arXiv")).toBe(paper.abstractSource!.kind === "arxiv");
     });
 
     it("offers the BibTeX to copy, which parses back to this paper", () => {

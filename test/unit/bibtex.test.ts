@@ -88,7 +88,8 @@ describe("parsePublications", () => {
     ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}}\n@article{k, title={T}, author={A, B}, journal={J}, year={2021}}", "pubs.bib: k: duplicate citation key"],
     ["@article{Ren:K, title={T}, author={A, B}, journal={J}, year={2020}}\n@article{ren-k, title={T}, author={A, B}, journal={J}, year={2021}}", "pubs.bib: ren-k: has the same address as Ren:K"],
     ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, abstract={Text.}}", "pubs.bib: k.abstracturl: abstract and abstracturl go together"],
-    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, url={https://x.org/p}, abstract={Text.}, abstracturl={https://x.org/other}}", "pubs.bib: k.abstracturl: must be one of the entry's own links"],
+    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, url={https://x.org/p}, abstract={Text.}, abstracturl={https://x.org/other}}", "pubs.bib: k.abstracturl: must be the entry's url, arXiv page or DOI (https://x.org/p)"],
+    ["@article{k, title={T}, author={A, B}, journal={J}, year={2020}, code={https://x.org/c}, abstract={Text.}, abstracturl={https://x.org/c}}", "pubs.bib: k.abstracturl: must be the entry's url, arXiv page or DOI (it has none)"],
     ["", "pubs.bib: (file): holds no entries"],
   ])("rejects %j", (source, message) => {
     expect(errorOf(() => parsePublications(source, "pubs.bib"))).toContain(message);

@@ -30,6 +30,7 @@ describe("npm run check", () => {
     appendFileSync(at(`posts/blog/${post}`), "\n[a missing post](/posts/no-such-post/) and [a missing heading](#no-such-heading)\n");
     appendFileSync(at(`posts/blog/${other}`), "\n```figure\nfile: x.svg\nalt: A\ncaption: C\ncolour: red\n```\n");
     appendFileSync(at(`posts/blog/${post}`), "\n![A drawing](no-such-image.png)\n");
+    writeFileSync(at("posts/blog/no-alt.md"), "---\ntitle: T\ndate: 2026-02-01\ndescription: D\n---\n![](no-alt.png)\n");
     // A translation shares its original's images, as in the build (src/page-files.ts).
     const translation = readdirSync(at("posts/blog/zh")).find((name) => name.endsWith(".md"))!;
     writeFileSync(at("posts/blog/shared-image.png"), "");
@@ -47,6 +48,7 @@ describe("npm run check", () => {
       new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): /posts/no-such-post/ is no page or file of the site$`),
       new RegExp(`^posts/blog/${post}:\\d+: \\(link\\): #no-such-heading: the page /posts/[a-z0-9-]+/ has no id 'no-such-heading'$`),
       new RegExp(`^posts/blog/${post}: image no-such-image\\.png: no such file beside the page \\(posts/blog/no-such-image\\.png\\)$`),
+      /^posts\/blog\/no-alt\.md: image no-alt\.png: needs alt text/,
       new RegExp(`^posts/blog/${other}:\\d+: figure\\.colour: unknown field$`),
       new RegExp(`^${lesson}:\\d+: \\(link\\): /rdma101/glossary/#no-such-term: the page /rdma101/glossary/ has no id 'no-such-term'$`),
       /^_data\/glossary\.yaml: \[\d+\]\.lesson: no lesson 'no-part\/no-lesson' \(term 'zz-new-term'\)$/,
