@@ -133,13 +133,20 @@ export function checkProject(): CheckReport {
   const ids = new Map([...rendered].map(([url, html]) => [url, idsIn(html)]));
   ids.set(routes.glossary(), new Set((glossary ?? []).map((t) => t.id)));
   const drafts = new Set(pages.filter((p) => p.draft).map((p) => p.file));
+  // A section whose index could not be built (its mistake is reported above) has no known pages:
+  // links into it are not judged, or one mistake would turn every link to it into another.
+  const unknown = [
+    ...(blog ? [] : LANGUAGE_CODES.flatMap((lang) => [routes.posts(lang), routes.tags(lang)])),
+    ...(syllabus ? [] : [routes.course()]),
+    ...(Array.isArray(data.publications) ? [] : LANGUAGE_CODES.map((lang) => routes.publications(lang))),
+  ];
   problems.push(
     ...brokenLinks(
       recordedLinks().filter((link) => !drafts.has(link.at.replace(/:\d+$/, ""))),
       (sitePath) => {
         const url = sitePath.replace(/index\.html$/, "");
         const page = [url, `${url}/`].find((u) => addresses.has(u));
-        if (!page) return undefined;
+        if (!page) return unknown.some((prefix) => url.startsWith(prefix)) ? {} : undefined;
         const known = ids.get(page);
         return known ? { ids: () => known } : {};
       },

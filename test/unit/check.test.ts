@@ -58,4 +58,21 @@ describe("npm run check", () => {
     }
     expect(run.stderr).not.toContain("shared-image.png");
   });
+
+  it("reports a course that cannot be arranged once, not again as a broken link to each lesson", async () => {
+    const dir = await copyProject();
+    try {
+      const courseFile = path.join(dir, "_data/course.yaml");
+      const course = readFileSync(courseFile, "utf8");
+      const [, part] = course.match(/\n {2}- slug: (\S+)\n/)!;
+      writeFileSync(courseFile, course.replace(new RegExp(`\n {2}- slug: ${part}\n[\\s\\S]*?(?=\n {2}- slug:)`), ""));
+      const run = check(dir);
+      expect(run.status).toBe(1);
+      const lines = run.stderr.trim().split("\n").slice(0, -1);
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(new RegExp(`^posts/rdma101/\\d+-${part}/[^:]+\\.md: part: no part '${part}' in _data/course\\.yaml$`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
