@@ -397,6 +397,9 @@ export function fencedBlocks(file: string): FencedBlock[] {
 
 export function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
+  // Curly quotes only: the typographer's replacements turn an exercise's "(c)" into "©" (and "(r)"
+  // into "®"); authors type dashes and ellipses as the characters themselves.
+  md.disable("replacements");
   md.use(anchor, {
     level: [2, 3, 4],
     slugify: (text: string) => `${SCOPE.id}${headingId(text)}`,

@@ -35,6 +35,10 @@ describe("markdown", () => {
     expect(md.render("```c fragment struct ibv_mr *mr;\nint x = 1;\n```\n")).toBe(md.render("```c\nint x = 1;\n```\n"));
   });
 
+  it("curls quotes but keeps an exercise's (a) (b) (c) (r) as typed", () => {
+    expect(md.render('Pick one: (a) RC, (b) UC, (c) "UD" (r) and (tm).\n')).toBe("<p>Pick one: (a) RC, (b) UC, (c) “UD” (r) and (tm).</p>\n");
+  });
+
   it("renders TeX to HTML and MathML at build time", () => {
     const html = md.render("Energy: $E = mc^2$\n\n$$\\frac{a}{b}$$\n");
     expect(html).toContain('<span class="katex">');
