@@ -22,15 +22,15 @@ describe("homepage in Chromium", () => {
     }
   }
 
-  it("keeps the theme button on the first row with the site's name on a phone, in both languages", async () => {
-    for (const url of ["/", "/zh/"]) {
-      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.phone });
+  it("keeps the theme button on the first row with the site's name on a phone and a tablet, in both languages", async () => {
+    for (const [url, viewport] of [["/", viewports.phone], ["/zh/", viewports.phone], ["/", { width: 768, height: 1024 }]] as const) {
+      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport });
       const box = (selector: string) => page.locator(selector).boundingBox();
       const [name, toggle, language] = await Promise.all([box(".site-name"), box(".theme-toggle"), box(".language-switch")]);
       for (const control of [toggle, language]) {
-        expect(control, url).not.toBeNull();
+        expect(control, `${url} at ${viewport.width}px`).not.toBeNull();
         // Vertically centred on the same row: their middles are within a few pixels.
-        expect(Math.abs(control!.y + control!.height / 2 - (name!.y + name!.height / 2)), url).toBeLessThan(6);
+        expect(Math.abs(control!.y + control!.height / 2 - (name!.y + name!.height / 2)), `${url} at ${viewport.width}px`).toBeLessThan(6);
       }
       await context.close();
     }

@@ -7,11 +7,11 @@ import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
 
+/** The first post that has an element matching `selector`, if one has. */
+const postWith = (selector: string) =>
+  [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector(selector));
 /** The post with code and math if there is one: the heaviest page type. */
-const richPost = () => {
-  const urls = [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
-  return urls.find((u) => loadPage(u).querySelector(".katex")) ?? urls[0]!;
-};
+const richPost = () => postWith(".katex") ?? loadPage("/archives/").querySelector(".archive-list a")!.getAttribute("href")!;
 const firstLesson = () => loadPage("/rdma101/").querySelector(".syllabus-lessons a")!.getAttribute("href")!;
 const exampleLesson = () =>
   [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector("figure.example"))!;
@@ -64,7 +64,7 @@ describe("pages in Chromium", () => {
   });
 
   it("copies a post's code block with its button", async () => {
-    const post = [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!).find((u) => loadPage(u).querySelector(".post-body .code-block"))!;
+    const post = postWith(".post-body .code-block")!;
     const { page, context } = await open(site.browser, `${site.server.origin}${post}`, { viewport: viewports.phone });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const button = page.locator(".post-body .code-block").first().locator(".copy-button");
@@ -110,6 +110,8 @@ describe("pages in Chromium", () => {
     await expect(page.locator(".course-nav").isVisible()).resolves.toBe(false);
     await page.goto(`${site.server.origin}/`);
     await expect(page.locator(".bibtex pre").first().isVisible()).resolves.toBe(true);
+    // A link to the other language's page means nothing on paper.
+    await expect(page.locator(".language-switch").isVisible()).resolves.toBe(false);
     await context.close();
   });
 
@@ -125,6 +127,37 @@ describe("pages in Chromium", () => {
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     await page.setViewportSize(viewports.desktop);
     await expect.poll(() => region.getAttribute("tabindex")).toBeNull();
+    await context.close();
+  });
+
+  it("makes display math a tab stop where it scrolls sideways, and only there", async () => {
+    const url = postWith(".katex-block");
+    if (!url) return; // no post has display math
+    const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
+    const stops = () =>
+      page.evaluate(() => [...document.querySelectorAll(".katex-block")].map((el) => ({ scrolls: el.scrollWidth > el.clientWidth, stop: el.getAttribute("tabindex") === "0" })));
+    const phone = await stops();
+    for (const block of phone) expect(block.stop, "phone").toBe(block.scrolls);
+    await page.setViewportSize(viewports.desktop);
+    await expect.poll(async () => (await stops()).every((block) => block.stop === block.scrolls)).toBe(true);
+    await context.close();
+  });
+
+  it("keeps a number and its unit on one line in a numeric table on a phone", async () => {
+    const url = postWith('td[style*="text-align:right"]');
+    if (!url) return; // no post has a numeric table
+    const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
+    const wrapped = await page.evaluate(() =>
+      [...document.querySelectorAll('td[style*="text-align:right"]')]
+        .filter((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+          return Math.max(...tops) - Math.min(...tops) > 2;
+        })
+        .map((cell) => cell.textContent),
+    );
+    expect(wrapped, url).toEqual([]);
     await context.close();
   });
 
