@@ -85,6 +85,19 @@ function setUpScrollRegions() {
   addEventListener("resize", update);
 }
 
+/**
+ * On wide screens the course sidebar scrolls inside itself, and it opened at Part 1 whatever the
+ * lesson: centre the current page's link in it (the page itself does not move).
+ */
+function showCurrentLesson() {
+  const list = document.querySelector(".course-nav nav");
+  const current = list?.querySelector('[aria-current="page"]');
+  if (!current || list.scrollHeight <= list.clientHeight) return;
+  const offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  list.scrollTop = offset - (list.clientHeight - current.offsetHeight) / 2;
+}
+
 setUpThemeToggle();
 setUpCopyButtons();
 setUpScrollRegions();
+showCurrentLesson();

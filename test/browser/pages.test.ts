@@ -161,6 +161,18 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
+  it("opens the wide sidebar at the current lesson, even the last, without moving the page", async () => {
+    const last = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].at(-1)!.getAttribute("href")!;
+    const { page, context } = await open(site.browser, `${site.server.origin}${last}`, { viewport: viewports.desktop });
+    const view = await page.evaluate(() => {
+      const list = document.querySelector(".course-nav nav")!.getBoundingClientRect();
+      const current = document.querySelector('.course-nav a[aria-current="page"]')!.getBoundingClientRect();
+      return { inside: current.top >= list.top && current.bottom <= list.bottom, pageScroll: scrollY };
+    });
+    expect(view).toEqual({ inside: true, pageScroll: 0 });
+    await context.close();
+  });
+
   it("always shows the lesson sidebar on a wide screen", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);
