@@ -56,11 +56,15 @@ describe("homepage in Chromium", () => {
     await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("false");
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const lightBackground = await background();
+    const buttonLook = () => toggle.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const unpressedLook = await buttonLook();
 
     await toggle.focus();
     await page.keyboard.press("Enter");
     await expect(toggle.getAttribute("aria-pressed")).resolves.toBe("true");
     expect(await background()).not.toBe(lightBackground);
+    // Its label reads the same either way: the pressed state shows on the button itself.
+    expect(await buttonLook()).not.toBe(unpressedLook);
 
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
