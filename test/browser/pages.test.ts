@@ -173,6 +173,14 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
+  it("keeps the previous and next lesson links side by side on a 320px screen", async () => {
+    const lessons = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
+    await walk(site.browser, site.server.origin, lessons, { viewport: { width: 320, height: 640 } }, async (page, url) => {
+      const tops = await page.locator(".pager a").evaluateAll((links) => links.map((a) => Math.round(a.getBoundingClientRect().top)));
+      expect(new Set(tops).size, url).toBe(1);
+    });
+  }, 120_000);
+
   it("always shows the lesson sidebar on a wide screen", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);
