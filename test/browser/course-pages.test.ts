@@ -1,18 +1,40 @@
-// RDMA 101's gathering pages in Chromium: the labs page passes axe, and the print page, printed from
-// the dark theme, comes out light, open and without navigation. (axe over the whole course on one
-// page takes minutes; its lessons and template parts are checked on their own pages.)
+// RDMA 101's gathering pages in Chromium: the glossary's letter index jumps, the labs page passes axe,
+// and the print page, printed from the dark theme, comes out light, open and without navigation. (axe
+// over the whole course on one page takes minutes; its lessons and template parts are checked on
+// their own pages.)
 import { describe, expect, it } from "vitest";
 import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
 
 const site = browserOnSite();
 
-describe("RDMA 101's labs and print pages in Chromium", () => {
+describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
   it("labs page: no axe violation, no error, in the dark theme", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/rdma101/labs/`, { viewport: viewports.desktop, colorScheme: "dark" });
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("glossary: jumps from a letter of its index to that letter's first term, from the keyboard", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}/rdma101/glossary/`, { viewport: { width: 320, height: 640 } });
+    await page.emulateMedia({ reducedMotion: "reduce" }); // the jump is then instant, not a smooth scroll
+    const letters = page.locator(".letter-index a");
+    const last = letters.last();
+    const letter = (await last.textContent())!.trim();
+    await last.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => location.hash)).not.toBe("");
+    const target = await page.evaluate(() => {
+      const dt = document.getElementById(decodeURIComponent(location.hash.slice(1)))!;
+      const before = dt.previousElementSibling?.previousElementSibling; // the dd, then the dt of the term before
+      return { tag: dt.tagName, term: dt.textContent!.trim(), before: before?.textContent?.trim() ?? "", top: Math.round(dt.getBoundingClientRect().top) };
+    });
+    expect(target.tag).toBe("DT");
+    expect(target.term[0]!.toUpperCase()).toBe(letter);
+    expect(target.before[0]?.toUpperCase()).not.toBe(letter);
+    expect(target.top).toBeLessThan(100); // scrolled to it
+    await context.close();
+  });
 
   it("prints the whole course light whatever the theme: figures in dark ink, answers open, no navigation, a page per lesson", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/rdma101/print/`, { viewport: viewports.desktop, colorScheme: "dark" });
