@@ -14,7 +14,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,12 +146,17 @@ static void client(struct side *s, const char *host, int port)
 	char service[8];
 
 	snprintf(service, sizeof(service), "%d", port);
-	if (rdma_getaddrinfo(host, service, &hints, &res))
-		die("rdma_getaddrinfo");
+	/* -1 with errno, or a getaddrinfo() error code such as EAI_NONAME */
+	int rc = rdma_getaddrinfo(host, service, &hints, &res);
+	if (rc) {
+		fprintf(stderr, "rdma_getaddrinfo(%s): %s\n", host,
+			rc == -1 ? strerror(errno) : gai_strerror(rc));
+		exit(1);
+	}
 	if (rdma_create_id(s->ec, &s->id, NULL, RDMA_PS_TCP))
 		die("rdma_create_id");
 	/* Which local device and port reach this IP address? */
-	int rc = rdma_resolve_addr(s->id, NULL, res->ai_dst_addr, TIMEOUT_MS);
+	rc = rdma_resolve_addr(s->id, NULL, res->ai_dst_addr, TIMEOUT_MS);
 	rdma_freeaddrinfo(res);
 	if (rc)
 		die("rdma_resolve_addr");

@@ -101,8 +101,10 @@ static double run(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_sge *sge,
 		}
 		struct ibv_wc wc[16];
 		int n = ibv_poll_cq(cq, 16, wc);
-		if (n < 0)
-			die("ibv_poll_cq");
+		if (n < 0) {
+			fprintf(stderr, "ibv_poll_cq failed\n");
+			exit(1);
+		}
 		if (n == 0)
 			sched_yield(); /* Soft-RoCE needs this CPU to make progress */
 		for (int i = 0; i < n; i++) {
