@@ -69,9 +69,9 @@ function setUpCopyButtons() {
 }
 
 /**
- * Wide figures, tables, display math and code scroll sideways (and long code and transcripts downwards), so the
- * page makes them tab stops for keyboard scrolling. Where one fits and does not scroll, that stop is
- * only noise: drop it while it fits.
+ * Wide figures, tables, display math and code scroll sideways (and long code and transcripts
+ * downwards), so the page makes them tab stops for keyboard scrolling. Where one fits and does not
+ * scroll, that stop is only noise: drop it while it fits.
  */
 function setUpScrollRegions() {
   const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre, .katex-block");
