@@ -27,13 +27,15 @@ export function whyNotDisposable(output: string, input: string, sources: readonl
   return `the output folder ${relation} ${path.relative(root, source)}, which the build reads`;
 }
 
-/** Files under version control in `output`, when the input is a git work tree (none when it is not). */
-function trackedFiles(output: string, input: string): string[] {
+/** Why the output folder holds sources by git's account (files under version control), or undefined. */
+function trackedFilesIn(output: string, input: string): string | undefined {
+  let tracked: string[];
   try {
-    return execFileSync("git", ["ls-files", "--", path.resolve(output)], { cwd: input, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n").filter(Boolean);
+    tracked = execFileSync("git", ["ls-files", "--", path.resolve(output)], { cwd: input, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n").filter(Boolean);
   } catch {
-    return []; // not a git work tree, or no git: the folder check above stands alone
+    return undefined; // not a git work tree, or no git: the folder check stands alone
   }
+  return tracked.length > 0 ? `the output folder holds files under version control (${tracked.slice(0, 3).join(", ")}${tracked.length > 3 ? ", …" : ""})` : undefined;
 }
 
 /** The folder a path or glob names before its first wildcard: where a copy reads from. */
@@ -57,8 +59,7 @@ export default function output(config: UserConfig): void {
     if (runMode !== "build" || outputMode !== "fs") return;
     const out = path.resolve(directories.output);
     const sources = [directories.includes, directories.data, directories.layouts, ...Object.keys(config.passthroughCopies ?? {}).map(staticPrefix)].filter((d): d is string => Boolean(d));
-    const tracked = trackedFiles(out, directories.input);
-    const reason = whyNotDisposable(out, directories.input, sources) ?? (tracked.length > 0 ? `the output folder holds files under version control (${tracked.slice(0, 3).join(", ")}${tracked.length > 3 ? ", …" : ""})` : undefined);
+    const reason = whyNotDisposable(out, directories.input, sources) ?? trackedFilesIn(out, directories.input);
     if (reason) throw new Error(`--output=${directories.output}: ${reason}; it is emptied before each build: choose another folder, such as _site`);
     rmSync(out, { recursive: true, force: true });
     // Eleventy reports a failed build by the exit code, after it has stopped writing.
