@@ -182,7 +182,7 @@ export function rewriteLinks(html: string, rewrite: { url(url: string): string; 
     for (const { name, value, at } of tag.attributes) {
       let written: string;
       if (name === "id") written = rewrite.id(value);
-      else if (ID_REFERENCES.has(name)) written = value.replace(/[^\s]+/g, rewrite.id);
+      else if (ID_REFERENCES.has(name)) written = value.replace(/\S+/g, (id) => rewrite.id(id));
       else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, address: string) => `${comma}${space}${url(address)}`);
       else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, address: string, after: string) => `${before}${url(address)}${after}`);
       else continue;
