@@ -143,10 +143,10 @@ export function parsePublications(source: string, file: string): Publication[] {
     }
     const pdf = fields.eprint ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
     const links = linksOf(fields, pdf);
-    const pages = links.filter((l) => ABSTRACT_SOURCES.has(l.kind));
-    const abstractSource = fields.abstracturl ? pages.find((l) => l.url === fields.abstracturl) : undefined;
+    const sourcePages = links.filter((l) => ABSTRACT_SOURCES.has(l.kind));
+    const abstractSource = fields.abstracturl ? sourcePages.find((l) => l.url === fields.abstracturl) : undefined;
     if (fields.abstracturl && !abstractSource) {
-      problems.push(`${file}: ${entry.key}.abstracturl: must be the entry's url, arXiv page or DOI (${pages.map((l) => l.url).join(", ") || "it has none"}): an abstract comes from the paper's page`);
+      problems.push(`${file}: ${entry.key}.abstracturl: must be the entry's url, arXiv page or DOI (${sourcePages.map((l) => l.url).join(", ") || "it has none"}): an abstract comes from the paper's page`);
       continue;
     }
     const [firstPage, lastPage] = fields.pages?.split(/\s*[–-]+\s*/) ?? [];
