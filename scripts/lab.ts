@@ -71,7 +71,7 @@ function follow(step: Step): () => void {
 const commandLine = (words: string[]): string => (words.length === 1 ? words[0]! : words.map(shellQuote).join(" "));
 
 async function runCommand(artefacts: LabArtefacts, words: string[]): Promise<number> {
-  const lab = await bootLab(1, artefacts, say);
+  const lab = await bootLab({ vms: 1 }, artefacts, say);
   try {
     const step = lab.vms[0]!.run(commandLine(words));
     const interrupt = () => step.kill();
@@ -94,7 +94,7 @@ async function runCommand(artefacts: LabArtefacts, words: string[]): Promise<num
 /** Two VMs on one wire; each line read starts a command in one of them. */
 async function pair(artefacts: LabArtefacts): Promise<number> {
   say("booting two VMs on one wire (10 s or more)");
-  const lab = await bootLab(2, artefacts, say);
+  const lab = await bootLab({ vms: 2, wire: "udp" }, artefacts, say);
   const terminal = Boolean(process.stdin.isTTY);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal, prompt: "lab> " });
   // Output arriving while the learner types goes above the prompt, which is then drawn again.

@@ -319,6 +319,12 @@ export function stringTableSchema(reference: unknown, pluralCategories: readonly
 export const runId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lab run's id (its file name in posts/rdma101/labs/), such as capstone-pingpong");
 const stepName = z.string().regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lower-case name such as server");
 const vmNumber = z.union([z.literal(1), z.literal(2)], { error: "must be 1 or 2" });
+/**
+ * What joins two VMs: the lab's UDP wire, or the TCP stream it replaced (QEMU's socket netdev with
+ * listen= and connect=), kept to measure what Nagle and delayed ACKs cost on it.
+ */
+export const WIRES = ["udp", "tcp"] as const;
+export type Wire = (typeof WIRES)[number];
 const regexSource = z.string().superRefine((source, ctx) => {
   try {
     new RegExp(source);
@@ -331,6 +337,7 @@ export const labRunSchema = z
     title: plainText(200),
     lesson: lessonRef,
     vms: vmNumber.default(1),
+    wire: z.enum(WIRES, "must be udp (the lab's wire) or tcp (the stream socket it replaced)").default("udp"),
     steps: z
       .array(
         z.strictObject({
@@ -365,6 +372,7 @@ export const labRunSchema = z
       .default({}),
   })
   .superRefine((run, ctx) => {
+    if (run.wire !== "udp" && run.vms !== 2) ctx.addIssue({ code: "custom", message: `is ${run.wire} but the run has vms: ${run.vms}; only two VMs share a wire`, path: ["wire"] });
     const names = new Set<string>();
     run.steps.forEach((step, i) => {
       if (names.has(step.name)) ctx.addIssue({ code: "custom", message: `'${step.name}' is used by an earlier step`, path: ["steps", i, "name"] });

@@ -1,9 +1,15 @@
-// The lab: one VM alone, or two VMs on one virtual wire (a QEMU socket netdev: UDP datagrams
-// between two ports on 127.0.0.1), booted together.
+// The lab: one VM alone, or two VMs on one virtual wire (a QEMU socket netdev on 127.0.0.1: UDP
+// datagrams between two ports, or the TCP stream that wire replaced), booted together.
 import dgram from "node:dgram";
+import { readFileSync } from "node:fs";
+import net from "node:net";
 import type { LabArtefacts } from "./artefacts.ts";
-import { LabVm, type VmConfig } from "./vm.ts";
+import { LabVm, sleep, type Network, type VmConfig } from "./vm.ts";
+import type { Wire } from "../schemas.ts";
 import { errorMessage } from "../validation.ts";
+
+/** What one boot provides: one VM alone, or two on a wire of the given kind. */
+export type Machines = { vms: 1 } | { vms: 2; wire: Wire };
 
 export interface Lab {
   vms: LabVm[];
@@ -24,6 +30,41 @@ async function freeUdpPorts(): Promise<[number, number]> {
   return [ports[0]!, ports[1]!];
 }
 
+/** A TCP port on 127.0.0.1 that is free now. */
+const freeTcpPort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Each VM's network, given free ports on 127.0.0.1: two UDP ports, or one TCP port VM 1 listens on. */
+export function vmNetworks(machines: Machines, ports: number[]): Network[] {
+  if (machines.vms === 1) return [{ kind: "alone" }];
+  const [first, second] = ports as [number, number];
+  if (machines.wire === "tcp") return [{ kind: "tcp", port: first, listens: true }, { kind: "tcp", port: first, listens: false }];
+  return [{ kind: "udp", port: first, peerPort: second }, { kind: "udp", port: second, peerPort: first }];
+}
+
+const freePorts = async (machines: Machines): Promise<number[]> =>
+  machines.vms === 1 ? [] : machines.wire === "tcp" ? [await freeTcpPort()] : await freeUdpPorts();
+
+/**
+ * Waits until a QEMU listens on 127.0.0.1:port, read from /proc: a test connection would be taken
+ * for the one peer QEMU accepts.
+ */
+async function untilListening(port: number, timeoutMs = 60_000): Promise<void> {
+  const entry = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")} 00000000:0000 0A`;
+  const deadline = Date.now() + timeoutMs;
+  while (!readFileSync("/proc/net/tcp", "utf8").includes(entry)) {
+    if (Date.now() > deadline) throw new Error(`lab VM 2: VM 1's QEMU did not listen on 127.0.0.1:${port} within ${timeoutMs / 1000} s`);
+    await sleep(50);
+  }
+}
+
 /**
  * `boot()`, and once more if it fails. A VM that dies or stays silent before its agent answers (TCG
  * starved on a busy host can still fail to boot) is the machine's trouble, not a program's: no
@@ -38,20 +79,17 @@ export async function bootWithRetry<T>(boot: () => Promise<T>, retrying: (error:
   }
 }
 
-/** Boots one VM alone, or two on one wire, in parallel. */
-export async function bootLab(count: 1 | 2, artefacts: LabArtefacts, log: (message: string) => void = () => {}): Promise<Lab> {
+/** Boots one VM alone, or two on one wire, in parallel (on the TCP wire, VM 2 once VM 1 listens). */
+export async function bootLab(machines: Machines, artefacts: LabArtefacts, log: (message: string) => void = () => {}): Promise<Lab> {
   const base = { kernel: artefacts.kernel, initramfs: artefacts.initramfs, cwd: process.cwd(), bin: artefacts.bin };
-  const configs: VmConfig[] = [];
-  if (count === 1) configs.push({ ...base, index: 1, network: { kind: "alone" } });
-  else {
-    const [first, second] = await freeUdpPorts();
-    configs.push({ ...base, index: 1, network: { kind: "wire", port: first, peerPort: second } });
-    configs.push({ ...base, index: 2, network: { kind: "wire", port: second, peerPort: first } });
-  }
+  const configs: VmConfig[] = vmNetworks(machines, await freePorts(machines)).map((network, i) => ({ ...base, index: i + 1, network }));
   const booted = await Promise.allSettled(
     configs.map((config) =>
       bootWithRetry(
-        () => LabVm.start(config).ready(),
+        async () => {
+          if (config.network.kind === "tcp" && !config.network.listens) await untilListening(config.network.port);
+          return LabVm.start(config).ready();
+        },
         (error) => log(`VM ${config.index} did not boot; booting it once more. ${errorMessage(error)}`),
       ),
     ),

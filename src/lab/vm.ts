@@ -25,7 +25,21 @@ export type Network =
    * other's port. Not a TCP stream: QEMU sets TCP_NODELAY only on the connecting side, so the
    * listening VM's small frames would wait for delayed ACKs (Nagle), about 40 ms at a time.
    */
-  | { kind: "wire"; port: number; peerPort: number };
+  | { kind: "udp"; port: number; peerPort: number }
+  /** The TCP stream the UDP wire replaced, Nagle and all: VM 1 listens on the port, VM 2 connects. */
+  | { kind: "tcp"; port: number; listens: boolean };
+
+/** QEMU's -netdev for a VM's network; every kind stays on the host's loopback interface. */
+export function netdevArg(network: Network): string {
+  switch (network.kind) {
+    case "alone":
+      return "user,id=wire,restrict=on";
+    case "udp":
+      return `socket,id=wire,udp=127.0.0.1:${network.peerPort},localaddr=127.0.0.1:${network.port}`;
+    case "tcp":
+      return `socket,id=wire,${network.listens ? "listen" : "connect"}=127.0.0.1:${network.port}`;
+  }
+}
 
 export interface VmConfig {
   index: number;
@@ -84,11 +98,7 @@ export function qemuArgs(vm: VmConfig, console: Console): string[] {
     "-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap",
     "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
   ];
-  const netdev =
-    vm.network.kind === "alone"
-      ? "user,id=wire,restrict=on"
-      : `socket,id=wire,udp=127.0.0.1:${vm.network.peerPort},localaddr=127.0.0.1:${vm.network.port}`;
-  args.push("-netdev", netdev, "-device", `virtio-net-pci,netdev=wire,mac=${vmMac(vm.index)}`);
+  args.push("-netdev", netdevArg(vm.network), "-device", `virtio-net-pci,netdev=wire,mac=${vmMac(vm.index)}`);
 
   if (console.kind === "terminal") {
     // Ctrl-C belongs to the VM's shell; Ctrl-A x still leaves QEMU.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootWithRetry } from "../../../src/lab/machines.ts";
+import { bootWithRetry, vmNetworks } from "../../../src/lab/machines.ts";
 
 /** A boot that fails the first `failures` times it is tried. */
 const flaky = (failures: number) => {
@@ -33,5 +33,22 @@ describe("booting a lab VM", () => {
       throw new Error("not expected");
     });
     expect(vm.tries()).toBe(1);
+  });
+});
+
+describe("the VMs' networks", () => {
+  it("give one VM no wire, and two VMs a UDP wire with each sending to the other's port", () => {
+    expect(vmNetworks({ vms: 1 }, [])).toEqual([{ kind: "alone" }]);
+    expect(vmNetworks({ vms: 2, wire: "udp" }, [4000, 4001])).toEqual([
+      { kind: "udp", port: 4000, peerPort: 4001 },
+      { kind: "udp", port: 4001, peerPort: 4000 },
+    ]);
+  });
+
+  it("put VM 1 on the listening end of the TCP wire and VM 2 on the connecting end, on one port", () => {
+    expect(vmNetworks({ vms: 2, wire: "tcp" }, [4000])).toEqual([
+      { kind: "tcp", port: 4000, listens: true },
+      { kind: "tcp", port: 4000, listens: false },
+    ]);
   });
 });

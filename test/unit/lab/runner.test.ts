@@ -40,6 +40,7 @@ const run = (steps: Partial<LabRunFile["steps"][number]>[], expect: LabRunFile["
   title: "Demo",
   lesson: "a/b",
   vms: 1,
+  wire: "udp",
   steps: steps.map((s) => ({ name: s.run!, run: s.run!, vm: 1, timeout: 5, varies: false, noDevice: false, ...s })),
   expect,
 });

@@ -33,7 +33,7 @@ describe("lab run manifests", () => {
   it("read the documented format, with defaults for what is left out", () => {
     write("good", GOOD);
     const run = loadRun("good", dir, lessons);
-    expect(run).toMatchObject({ id: "good", vms: 1, file: `${dir}/good.yaml`, transcriptFile: `${dir}/good.out` });
+    expect(run).toMatchObject({ id: "good", vms: 1, wire: "udp", file: `${dir}/good.yaml`, transcriptFile: `${dir}/good.out` });
     expect(run.steps[1]).toEqual({ name: "client", vm: 1, run: "rc_pingpong -g 1 127.0.0.1", timeout: 30, varies: false, noDevice: false });
     expect(run.expect.client).toEqual({ status: 0, output: [] });
   });
@@ -46,6 +46,8 @@ describe("lab run manifests", () => {
       [GOOD.replace("  client: { status: 0 }", "  cleint: { status: 0 }"), "expect.cleint: names no step of this run"],
       [GOOD.replace('["ping-pong done"]', '["(unclosed"]'), "expect.server.output[0]: is not a valid regular expression"],
       [GOOD.replace("title:", "colour: red\ntitle:"), "colour: unknown field"],
+      [GOOD.replace("title:", "wire: tcp\ntitle:"), "wire: is tcp but the run has vms: 1; only two VMs share a wire"],
+      [GOOD.replace("title:", "vms: 2\nwire: ethernet\ntitle:"), "wire: must be udp (the lab's wire) or tcp"],
       [GOOD.replace('run: rc_pingpong -g 1\n', 'run: "a\\nb"\n'), "steps[0].run: must be one command line"],
       [GOOD.replace(/steps:[\s\S]*?expect:/, "steps: []\nexpect:"), "steps: needs at least one step"],
       ["title: [unclosed\n", "(syntax)"],
@@ -54,6 +56,11 @@ describe("lab run manifests", () => {
       write(`bad-${i}`, yaml);
       expect(errorOf(`bad-${i}`)).toContain(`${dir}/bad-${i}.yaml: ${reason}`);
     });
+  });
+
+  it("take the TCP wire for a run across two VMs", () => {
+    write("tcp", GOOD.replace("title:", "vms: 2\nwire: tcp\ntitle:"));
+    expect(loadRun("tcp", dir, lessons)).toMatchObject({ vms: 2, wire: "tcp" });
   });
 
   it("refuse a file name that is not a run id, and a run that does not exist", () => {

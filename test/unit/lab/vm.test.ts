@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { qemuArgs, shellStatus, vmAddress, type VmConfig } from "../../../src/lab/vm.ts";
+import { netdevArg, qemuArgs, shellStatus, vmAddress, type VmConfig } from "../../../src/lab/vm.ts";
 
 const base: VmConfig = { index: 1, network: { kind: "alone" }, kernel: "/k", initramfs: "/i", cwd: "/repo", bin: "/repo/.cache/lab/bin" };
 const agent = { kind: "agent", log: "/t/console.log", io: "/repo/.cache/lab/io/x", control: "/t/control.sock" } as const;
@@ -8,8 +8,15 @@ const option = (args: string[], name: string) => args.filter((_, i) => args[i - 
 describe("QEMU's command line", () => {
   it("keeps every network inside the machine: user networking restricted, or a socket on 127.0.0.1", () => {
     expect(option(qemuArgs(base, agent), "-netdev")).toEqual(["user,id=wire,restrict=on"]);
-    const wire = qemuArgs({ ...base, network: { kind: "wire", port: 4000, peerPort: 4001 } }, agent);
+    const wire = qemuArgs({ ...base, network: { kind: "udp", port: 4000, peerPort: 4001 } }, agent);
     expect(option(wire, "-netdev")).toEqual(["socket,id=wire,udp=127.0.0.1:4001,localaddr=127.0.0.1:4000"]);
+  });
+
+  it("joins two VMs by the old TCP wire on request: the first listens on 127.0.0.1, the second connects", () => {
+    expect(netdevArg({ kind: "tcp", port: 4000, listens: true })).toBe("socket,id=wire,listen=127.0.0.1:4000");
+    expect(netdevArg({ kind: "tcp", port: 4000, listens: false })).toBe("socket,id=wire,connect=127.0.0.1:4000");
+    const listening = qemuArgs({ ...base, network: { kind: "tcp", port: 4000, listens: true } }, agent);
+    expect(option(listening, "-netdev")).toEqual(["socket,id=wire,listen=127.0.0.1:4000"]);
   });
 
   it("emulates (TCG), shares the host's root read-only and gives each VM its own address", () => {
