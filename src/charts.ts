@@ -2,6 +2,7 @@
 // beside the page. The drawing is an inline SVG coloured only through currentColor and the figure
 // classes of the site's CSS, so it follows the light and dark themes; the same numbers are also
 // given as a table, and the text alternative can be derived from them.
+import { labSourceHtml, labTable } from "./chart-lab-data.ts";
 import { readText } from "./content-safety.ts";
 import path from "node:path";
 import type { Directive } from "./directives.ts";
@@ -393,8 +394,8 @@ export function describeChart(spec: ChartSpec, series: Series[], lang: Lang = DE
   return t(lang, "chart.alt", { kind: t(lang, `chart.${spec.type}`), title: spec.title, x, y, series: joined(lang, "chart.and", described) });
 }
 
-/** The numbers behind the drawing, as a table in a closed disclosure. */
-export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAULT_LANGUAGE): string {
+/** The numbers behind the drawing, as a table in a closed disclosure; `source` (HTML) may follow it, saying where they come from. */
+export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAULT_LANGUAGE, source = ""): string {
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))];
   if (spec.type === "line") xs.sort((a, b) => Number(a) - Number(b));
   const head = [spec["x-label"] ?? spec.x, ...series.map((s) => s.label)].map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
@@ -406,18 +407,23 @@ export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAU
     .join("\n");
   const summary = escapeHtml(t(lang, "chart.data", { title: spec.title }));
   const name = escapeHtml(t(lang, "chart.dataName", { title: spec.title }));
-  return `<details class="chart-data"><summary>${summary}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${name}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div></details>`;
+  return `<details class="chart-data"><summary>${summary}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${name}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>${source}</details>`;
+}
+
+/** The chart's rows: from its data file beside the page, or from what lab runs printed. */
+function chartData(spec: ChartSpec, file: string, where: string): DataTable {
+  if (spec.lab) return labTable(spec.lab, where);
+  return readDataFile(pageFile(file, spec.data!, (reason) => fail(where, "chart.data", reason))); // the schema requires one of the two
 }
 
 export const chartDirective: Directive<typeof chartSchema> = {
   schema: chartSchema,
   render(spec, { file, line, lang }) {
     const where = `${file}:${line}`;
-    const data = pageFile(file, spec.data, (reason) => fail(where, "chart.data", reason));
-    const series = chartSeries(spec, readDataFile(data), where);
+    const series = chartSeries(spec, chartData(spec, file, where), where);
     const alt = spec.alt ?? describeChart(spec, series, lang);
-    const name = path.basename(spec.data, path.extname(spec.data));
+    const name = spec.lab ? spec.lab.runs[0]! : path.basename(spec.data!, path.extname(spec.data!));
     // The table follows the figure: a figcaption must be a figure's first or last child.
-    return `${figureHtml(chartSvg(spec, series, alt), name, spec.caption)}${chartTable(spec, series, lang)}\n`;
+    return `${figureHtml(chartSvg(spec, series, alt), name, spec.caption)}${chartTable(spec, series, lang, spec.lab && labSourceHtml(spec.lab, lang))}\n`;
   },
 };

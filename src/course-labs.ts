@@ -8,6 +8,7 @@ import { loadRuns, runFile, type LabRunFile } from "./lab/runs.ts";
 import { withoutRdmaDevice } from "./lab/shell.ts";
 import { vmAddress } from "./lab/vm.ts";
 import { transcriptHtml } from "./transcripts.ts";
+import { labAnchor } from "./urls.ts";
 
 /** How a learner opens the lab and repeats a lab run (README: The RDMA 101 lab): the one place that names them. */
 export const LAB_COMMANDS = {
@@ -31,6 +32,8 @@ export interface LabStep {
 
 export interface Lab {
   id: string;
+  /** Its entry's id on the labs page. */
+  anchor: string;
   title: string;
   vms: number;
   /** The VMs' addresses, when the run crosses the wire between two. */
@@ -55,6 +58,7 @@ export function labOf(run: LabRunFile): Lab {
   });
   return {
     id: run.id,
+    anchor: labAnchor(run.id),
     title: run.title,
     vms: run.vms,
     addresses: run.vms > 1 ? Array.from({ length: run.vms }, (_, i) => vmAddress(i + 1)) : [],

@@ -332,6 +332,14 @@ const regexSource = z.string().superRefine((source, ctx) => {
     ctx.addIssue({ code: "custom", message: `is not a valid regular expression (${(error as Error).message})` });
   }
 });
+/** Whether a regular expression has exactly one capture group (an empty alternative always matches, so exec lists them all). */
+const oneCaptureGroup = (source: string): boolean => {
+  try {
+    return new RegExp(`${source}|`).exec("")!.length === 2;
+  } catch {
+    return true; // regexSource reports the syntax error
+  }
+};
 export const labRunSchema = z
   .strictObject({
     title: plainText(200),
@@ -408,7 +416,18 @@ export const exampleSchema = z.strictObject({
 const columnName = text.max(80, "must be at most 80 characters");
 export const chartSchema = z
   .strictObject({
-    data: z.string().regex(/^[\w.-]+\.(?:csv|json)$/, "must be the name of a .csv or .json file beside the page"),
+    data: z.string().regex(/^[\w.-]+\.(?:csv|json)$/, "must be the name of a .csv or .json file beside the page").optional(),
+    /**
+     * Instead of a data file: numbers lab runs printed, read from their stored transcripts (see
+     * ./chart-lab-data.ts), one row per line of the step's output that `line` matches.
+     */
+    lab: z
+      .strictObject({
+        runs: z.array(runId).min(1, "needs at least one lab run").refine((runs) => new Set(runs).size === runs.length, "names a run twice"),
+        step: stepName,
+        line: regexSource.refine(oneCaptureGroup, "must have exactly one capture group, around the number"),
+      })
+      .optional(),
     type: z.enum(["line", "bar"], "must be line or bar").default("line"),
     x: columnName,
     y: z.union([columnName, z.array(columnName).min(1, "needs at least one column")], "must be a column name or a list of them").transform((y) => (Array.isArray(y) ? y : [y])),
@@ -422,6 +441,7 @@ export const chartSchema = z
     "x-label": plainText(80).optional(),
     "y-label": plainText(80).optional(),
   })
+  .refine((c) => (c.data === undefined) !== (c.lab === undefined), { message: "give either data (a file beside the page) or lab (what lab runs printed), exactly one", path: ["data"] })
   .refine((c) => c.group === undefined || c.y.length === 1, { message: "takes exactly one y column (its values are split by group)", path: ["group"] })
   .refine((c) => c.categories === undefined || c.type === "bar", { message: "labels the x values of a bar chart (a line chart's x is a number)", path: ["categories"] });
 export type ChartSpec = z.output<typeof chartSchema>;

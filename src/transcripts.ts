@@ -39,17 +39,20 @@ const capturedRuns = new Map<string, { manifest: LabRunFile; captured: StepTrans
 /** The lessons a run may belong to, listed once per build. */
 let lessons: Set<string> | undefined;
 
-/** A run and its transcript, checked to match; every mistake names the page's line. */
-function capturedRun(run: string, dir: string, fail: (field: string, reason: string) => Error) {
+/**
+ * A run and its transcript, checked to match (also for charts of what runs printed); `fail` makes
+ * each mistake an error naming the page's line and field.
+ */
+export function capturedRun(run: string, dir: string, fail: (reason: string) => Error): { manifest: LabRunFile; captured: StepTranscript[] } {
   const key = `${dir}/${run}`;
   const known = capturedRuns.get(key);
   if (known) return known;
-  if (!existsSync(runFile(run, dir))) throw fail("run", `no lab run '${run}' (${runFile(run, dir)})`);
+  if (!existsSync(runFile(run, dir))) throw fail(`no lab run '${run}' (${runFile(run, dir)})`);
   const manifest = loadRun(run, dir, (lessons ??= lessonRefs()));
-  if (!existsSync(manifest.transcriptFile)) throw fail("run", `'${run}' has no transcript yet: run npm run lab:capture ${run}`);
+  if (!existsSync(manifest.transcriptFile)) throw fail(`'${run}' has no transcript yet: run npm run lab:capture ${run}`);
   const captured = parseTranscript(readText(manifest.transcriptFile), manifest.transcriptFile);
   const stale = manifest.steps.some((s, i) => captured[i]?.name !== s.name || captured[i]?.run !== s.run) || captured.length !== manifest.steps.length;
-  if (stale) throw fail("run", `${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
+  if (stale) throw fail(`${manifest.transcriptFile} no longer matches ${manifest.file}: run npm run lab:capture ${run}`);
   capturedRuns.set(key, { manifest, captured });
   return { manifest, captured };
 }
@@ -57,7 +60,7 @@ function capturedRun(run: string, dir: string, fail: (field: string, reason: str
 /** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
 function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
   const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
-  const { manifest, captured } = capturedRun(run, dir, fail);
+  const { manifest, captured } = capturedRun(run, dir, (reason) => fail("run", reason));
   const shown = { vms: manifest.vms, stepsInRun: captured.length };
   if (step === undefined) return { steps: captured, ...shown };
   const one = captured.find((s) => s.name === step);

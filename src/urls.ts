@@ -27,6 +27,9 @@ const COURSE = "/rdma101/";
 /** The upper-case address others have linked publicly; every course page answers there too. */
 const LEGACY_COURSE = "/RDMA101/";
 
+/** The id of a lab run's entry on the labs page. */
+export const labAnchor = (id: string): string => `lab-${id}`;
+
 export const routes = {
   home: (lang: Lang = DEFAULT_LANGUAGE) => root(lang),
   posts: (lang: Lang = DEFAULT_LANGUAGE, page = 1) => paged(`${root(lang)}posts/`, page),
@@ -46,6 +49,8 @@ export const routes = {
   coursePrint: () => `${COURSE}print/`,
   /** Every lab run of the course, with what it needs and prints. */
   courseLabs: () => `${COURSE}labs/`,
+  /** One lab run's entry on that page. */
+  courseLab: (id: string) => `${COURSE}labs/#${labAnchor(id)}`,
   courseFeed: () => `${COURSE}feed.xml`,
   examples: () => `${COURSE}examples/`,
   example: (file: string) => `${COURSE}examples/${file}`,

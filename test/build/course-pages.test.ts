@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { LAB_COMMANDS } from "../../src/course-labs.ts";
 import { loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
+import { labAnchor } from "../../src/urls.ts";
 import { fileFor, loadPage } from "../support/site.ts";
 
 const home = () => loadPage("/rdma101/");
@@ -74,7 +75,7 @@ describe("the labs page", () => {
     const ids = runIds();
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
-      const section = doc.getElementById(`lab-${id}`)?.closest("section.lab");
+      const section = doc.getElementById(labAnchor(id))?.closest("section.lab");
       expect(section, id).toBeTruthy();
       const lessonLink = section!.closest("section.lab-lesson")!.querySelector("h2 a")!.getAttribute("href");
       expect(lessonLink, id).toBe(`/rdma101/${loadRun(id).lesson}/`);
@@ -88,7 +89,7 @@ describe("the labs page", () => {
   it("shows each run's commands and its captured transcript, every step of it", () => {
     for (const id of runIds()) {
       const run = loadRun(id);
-      const section = labs().getElementById(`lab-${id}`)!.closest("section.lab")!;
+      const section = labs().getElementById(labAnchor(id))!.closest("section.lab")!;
       const steps = [...section.querySelectorAll(".lab-steps > li")];
       expect(steps.length, id).toBe(run.steps.length);
       run.steps.forEach((step, i) => expect(steps[i]!.querySelector("code")!.textContent, `${id} ${step.name}`).toContain(step.run));
