@@ -48,5 +48,6 @@ export function labTable(source: LabSource, at: string, dir = LABS_DIR): DataTab
 /** Under the chart's data table: the runs the numbers come from, each linked to its entry on the labs page. */
 export function labSourceHtml(source: LabSource, lang: Lang): string {
   const links = source.runs.map((run) => `<a href="${escapeHtml(href(routes.courseLab(run)))}"><code>${escapeHtml(run)}</code></a>`);
-  return `<p>${tHtml(lang, "chart.labRuns", { runs: links.join(", ") }, { count: links.length })}</p>`;
+  const runs = new Intl.ListFormat(lang, { type: "conjunction" }).format(links);
+  return `<p>${tHtml(lang, "chart.labRuns", { runs }, { count: links.length })}</p>`;
 }

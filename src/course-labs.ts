@@ -7,6 +7,7 @@ import type { Lang } from "./languages.ts";
 import { loadRuns, runFile, type LabRunFile } from "./lab/runs.ts";
 import { withoutRdmaDevice } from "./lab/shell.ts";
 import { vmAddress } from "./lab/vm.ts";
+import type { Wire } from "./schemas.ts";
 import { transcriptHtml } from "./transcripts.ts";
 import { labAnchor } from "./urls.ts";
 
@@ -36,6 +37,8 @@ export interface Lab {
   anchor: string;
   title: string;
   vms: number;
+  /** What joins the two VMs (see ../schemas.ts). */
+  wire: Wire;
   /** The VMs' addresses, when the run crosses the wire between two. */
   addresses: string[];
   command: string;
@@ -61,6 +64,7 @@ export function labOf(run: LabRunFile): Lab {
     anchor: labAnchor(run.id),
     title: run.title,
     vms: run.vms,
+    wire: run.wire,
     addresses: run.vms > 1 ? Array.from({ length: run.vms }, (_, i) => vmAddress(i + 1)) : [],
     command: LAB_COMMANDS.run(run.id),
     steps,

@@ -33,6 +33,7 @@ describe("the labs page's entries", () => {
       }),
     );
     expect(lab.addresses).toEqual(["169.254.101.1", "169.254.101.2"]);
+    expect(lab.wire).toBe("udp");
     expect(lab.steps.map((s) => [s.vm, s.ready])).toEqual([[1, "waiting"], [2, undefined]]);
     expect([lab.failsOnPurpose, lab.varies]).toEqual([false, true]);
   });
