@@ -53,6 +53,7 @@ struct peer {
 
 struct server {
 	struct ibv_context *ctx;
+	int gid;                /* the GID index to address clients with */
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_srq *srq;
@@ -115,7 +116,7 @@ static void on_async_event(struct server *s)
 }
 
 /* A client connects: its own QP, whose receives come from the shared queue. */
-static void accept_client(struct server *s, int listener, int gid)
+static void accept_client(struct server *s, int listener)
 {
 	int sock = accept(listener, NULL, NULL);
 
@@ -136,9 +137,9 @@ static void accept_client(struct server *s, int listener, int gid)
 	qp_to_init(qp, COURSE_IB_PORT, 0);
 	struct conn_info mine, peer;
 
-	local_info(qp, COURSE_IB_PORT, gid, NULL, &mine);
+	local_info(qp, COURSE_IB_PORT, s->gid, NULL, &mine);
 	exchange_info(sock, &mine, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid, &mine, &peer);
+	qp_to_rtr(qp, COURSE_IB_PORT, s->gid, &mine, &peer);
 	qp_to_rts(qp, &mine, &peer);
 	/*
 	 * Should the pool run dry before the server refills it, each sender waits
@@ -237,6 +238,20 @@ static int poll_all(struct server *s)
 	return total;
 }
 
+/* One turn of the server: read the completions, then wait up to 1 ms for a client or an event. */
+static void serve_once(struct server *s, int listener)
+{
+	struct pollfd fds[2] = { { .fd = listener, .events = POLLIN },
+				 { .fd = s->ctx->async_fd, .events = POLLIN } };
+
+	if (poll(fds, 2, poll_all(s) ? 0 : 1) > 0) {
+		if (fds[0].revents & POLLIN)
+			accept_client(s, listener);
+		if (fds[1].revents & POLLIN)
+			on_async_event(s);
+	}
+}
+
 static long long now_ms(void)
 {
 	struct timespec t;
@@ -252,8 +267,7 @@ static long long now_ms(void)
  * receive the QP took from the SRQ; poll the CQ empty; only then destroy it.
  * Destroyed sooner, a QP may lose a receive it had taken, and the pool its
  * buffer. The wait has a limit: Soft-RoCE before Linux 6.5 never sends the
- * event. Meanwhile the other peers wait; a bigger server would wait for the
- * event in its main loop instead.
+ * event. Meanwhile the other peers are served, but no new client accepted.
  */
 static void retire_stale(struct server *s)
 {
@@ -273,10 +287,7 @@ static void retire_stale(struct server *s)
 	long long end = now_ms() + LAST_WQE_WAIT_MS;
 
 	while (waiting && now_ms() < end) {
-		struct pollfd fd = { .fd = s->ctx->async_fd, .events = POLLIN };
-
-		if (poll(&fd, 1, (int)(end - now_ms())) > 0)
-			on_async_event(s);
+		serve_once(s, -1); /* poll() skips a negative fd */
 		waiting = 0;
 		for (int i = 0; i < s->nqps; i++)
 			waiting += in_err[i] && !s->last_wqe[i];
@@ -316,8 +327,7 @@ static int listen_on(int port)
 
 static void run_server(struct ibv_context *ctx, int gid_req, int port, int expected)
 {
-	struct server s = { .ctx = ctx };
-	int gid = choose_gid(ctx, COURSE_IB_PORT, gid_req);
+	struct server s = { .ctx = ctx, .gid = choose_gid(ctx, COURSE_IB_PORT, gid_req) };
 
 	if (!(s.pd = ibv_alloc_pd(ctx)))
 		die("ibv_alloc_pd");
@@ -339,18 +349,8 @@ static void run_server(struct ibv_context *ctx, int gid_req, int port, int expec
 	int listener = listen_on(port);
 
 	while (s.byes < expected) {
-		int n = poll_all(&s);
-
+		serve_once(&s, listener);
 		retire_stale(&s);
-		struct pollfd fds[2] = { { .fd = listener, .events = POLLIN },
-					 { .fd = ctx->async_fd, .events = POLLIN } };
-
-		if (poll(fds, 2, n ? 0 : 1) > 0) {
-			if (fds[0].revents & POLLIN)
-				accept_client(&s, listener, gid);
-			if (fds[1].revents & POLLIN)
-				on_async_event(&s);
-		}
 	}
 	close(listener);
 	printf("%d peers said goodbye; %d QPs were created; the pool was refilled %d times\n",
