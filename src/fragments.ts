@@ -6,7 +6,8 @@
 //   prototype is compiled after the headers, so a wrong parameter or return type is a "conflicting
 //   types" error, and its function must be declared there. A struct is compiled under another tag
 //   beside the real one: the same fields in the same order (compared with the header's own
-//   definition), each of the same type at the same offset, and the same size.
+//   definition), each of the same type at the same offset, and the same size. GCC counts an enum
+//   compatible with its integer type, so where either side names an enum, both must name it.
 // - an excerpt: code that uses a program's variables. Its lines must appear, in order and one after
 //   another, in a program of posts/rdma101/examples/ (which the tests compile): compared without
 //   comments (a lesson annotates code for its reader; comments compile to nothing), blank lines, or
@@ -71,7 +72,7 @@ function splitTopLevel(text: string, separator: string): string[] {
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
-type Declaration = { kind: "struct"; tag: string; body: string } | { kind: "prototype"; name: string };
+type Declaration = { kind: "struct"; tag: string; body: string } | { kind: "prototype"; name: string; text: string };
 
 const STRUCT_DEFINITION = /^struct (\w+) ?\{(.*)\}$/;
 const PROTOTYPE = /^[A-Za-z_][\w *]*[ *](\w+) ?\([^;{}=]*\)$/;
@@ -86,7 +87,7 @@ export function declarationsOf(code: string): Declaration[] | undefined {
     const struct = item.match(STRUCT_DEFINITION);
     const prototype = !STATEMENT_KEYWORDS.test(item) && item.match(PROTOTYPE);
     if (struct) declarations.push({ kind: "struct", tag: struct[1]!, body: struct[2]! });
-    else if (prototype) declarations.push({ kind: "prototype", name: prototype[1]! });
+    else if (prototype) declarations.push({ kind: "prototype", name: prototype[1]!, text: item });
     else return undefined;
   }
   return declarations;
@@ -107,6 +108,25 @@ export function fieldNames(body: string): string[] {
       const [first, ...others] = splitTopLevel(declaration, ",");
       return [first!, ...others].map(declaratorName);
     });
+}
+
+/** The enum a declaration's type names (`enum ibv_mtu max_mtu` → `enum ibv_mtu`), or "a plain type". */
+const enumIn = (declaration: string): string => declaration.match(/\benum\s+\w+/)?.[0] ?? "a plain type";
+
+/** Each field's enum (see enumIn), by name, in a struct body. */
+function fieldEnums(body: string): Map<string, string> {
+  return new Map(
+    splitTopLevel(body, ";")
+      .filter((declaration) => declaration && !declaration.includes("{"))
+      .flatMap((declaration) => splitTopLevel(declaration, ",").map((declarator) => [declaratorName(declarator), enumIn(declaration)] as const)),
+  );
+}
+
+/** A prototype's return type and each parameter, as enumIn reads them (`int f(enum x a)` → [a plain type, enum x]). */
+function signatureEnums(prototype: string, name: string): string[] {
+  const open = prototype.search(new RegExp(`\\b${name}\\s*\\(`));
+  const params = prototype.slice(prototype.indexOf("(", open) + 1, prototype.lastIndexOf(")"));
+  return [enumIn(prototype.slice(0, open)), ...splitTopLevel(params, ",").map(enumIn)];
 }
 
 /** Compiles `source`; gcc's errors (and the notes that say where the header has it), or undefined. */
@@ -133,6 +153,14 @@ function headerStruct(tag: string): string | undefined {
     if (preprocessed[i] === "{") depth++;
     else if (preprocessed[i] === "}" && --depth === 0) return collapse(preprocessed.slice(open + 1, i));
   }
+  return undefined;
+}
+
+/** The headers' first declaration of function `name` (a prototype or an inline definition's head). */
+function headerPrototype(name: string): string | undefined {
+  preprocessed ??= preprocess("-P");
+  for (const [, declaration, type] of preprocessed.matchAll(new RegExp(`(?:^|[;{}])\\s*(([^;{}=()]*)\\b${name}\\s*\\([^;{}]*\\))`, "g")))
+    if (type!.trim() && !STATEMENT_KEYWORDS.test(type!.trim())) return collapse(declaration!);
   return undefined;
 }
 
@@ -170,7 +198,16 @@ function checkDeclarations(block: FencedBlock, declarations: Declaration[]): str
     if (d.kind === "prototype") {
       const target = renamedTo(d.name);
       if (!target) before += `#ifdef ${d.name}\n#undef ${d.name}\n#endif\n`;
-      before += `${lineMarker(block, lineOf(block, code, new RegExp(`\\b${d.name}\\s*\\(`)))}typedef __typeof__(${target ?? d.name}) lesson_declared_${d.name};\n`;
+      const line = lineOf(block, code, new RegExp(`\\b${d.name}\\s*\\(`));
+      before += `${lineMarker(block, line)}typedef __typeof__(${target ?? d.name}) lesson_declared_${d.name};\n`;
+      const real = headerPrototype(target ?? d.name);
+      if (real) {
+        const [lessonTypes, realTypes] = [signatureEnums(d.text, d.name), signatureEnums(real, target ?? d.name)];
+        lessonTypes.forEach((type, i) => {
+          const what = i === 0 ? "the return type" : `parameter ${i}`;
+          if (realTypes[i] !== undefined && type !== realTypes[i]) problems.push(`${block.file}:${line}: ${d.name}: ${what} is ${type} here and ${realTypes[i]} in the header`);
+        });
+      }
       continue;
     }
     const line = lineOf(block, code, new RegExp(`\\bstruct\\s+${d.tag}\\s*\\{`));
@@ -184,6 +221,9 @@ function checkDeclarations(block: FencedBlock, declarations: Declaration[]): str
     const realFields = fieldNames(real);
     if (fields.some((f) => f.startsWith("{"))) problems.push(`${at}: struct ${d.tag}: a nested struct or union cannot be checked; show the fields it holds in their own block`);
     else if (fields.join() !== realFields.join()) problems.push(`${at}: struct ${d.tag}: the fields are ${fields.join(", ")}; the header's are ${realFields.join(", ")}`);
+    const [lessonEnums, realEnums] = [fieldEnums(d.body), fieldEnums(real)];
+    for (const f of fields)
+      if (realFields.includes(f) && lessonEnums.get(f) !== realEnums.get(f)) problems.push(`${at}: struct ${d.tag}: ${f} is ${lessonEnums.get(f)} here and ${realEnums.get(f)} in the header`);
     renamed = renamed.replace(new RegExp(`\\bstruct(\\s+)${d.tag}(\\s*)\\{`), `struct$1lesson_${d.tag}$2{`);
     const copy = `struct lesson_${d.tag}`;
     const assert = (condition: string, reason: string) => (after += `${lineMarker(block, line)}_Static_assert(${condition}, "struct ${d.tag}: ${reason}");\n`);

@@ -52,6 +52,16 @@ describe("the check of a lesson's C block", () => {
     expect(problem("int ibv_post_recv(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);\n")).toMatch(/conflicting types/);
   });
 
+  it("rejects an integer where the header has an enum, which GCC counts as compatible, and the reverse", () => {
+    expect(check("const char *ibv_wc_status_str(enum ibv_wc_status status);\n")).toEqual({ kind: "declarations", problems: [] });
+    expect(problem("const char *ibv_wc_status_str(unsigned int status);\n")).toMatch(/01-lesson\.md:11: ibv_wc_status_str: parameter 1 is a plain type here and enum ibv_wc_status in the header$/);
+    const initAttr = (qpType: string, sigAll: string) =>
+      `struct ibv_qp_init_attr {\n\tvoid *qp_context;\n\tstruct ibv_cq *send_cq;\n\tstruct ibv_cq *recv_cq;\n\tstruct ibv_srq *srq;\n\tstruct ibv_qp_cap cap;\n\t${qpType} qp_type;\n\t${sigAll} sq_sig_all;\n};\n`;
+    expect(check(initAttr("enum ibv_qp_type", "int"))).toEqual({ kind: "declarations", problems: [] });
+    expect(problem(initAttr("unsigned int", "int"))).toMatch(/struct ibv_qp_init_attr: qp_type is a plain type here and enum ibv_qp_type in the header$/);
+    expect(problem(initAttr("enum ibv_qp_type", "enum ibv_mtu"))).toMatch(/sq_sig_all is enum ibv_mtu here and a plain type in the header$/);
+  });
+
   it("rejects a function the headers do not declare", () => {
     expect(problem("int ibv_alloc_everything(struct ibv_context *context);\n")).toMatch(/ibv_alloc_everything. undeclared/);
   });

@@ -130,37 +130,6 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("makes display math a tab stop where it scrolls sideways, and only there", async () => {
-    const url = postWith(".katex-block");
-    if (!url) return; // no post has display math
-    const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
-    const stops = () =>
-      page.evaluate(() => [...document.querySelectorAll(".katex-block")].map((el) => ({ scrolls: el.scrollWidth > el.clientWidth, stop: el.getAttribute("tabindex") === "0" })));
-    const phone = await stops();
-    for (const block of phone) expect(block.stop, "phone").toBe(block.scrolls);
-    await page.setViewportSize(viewports.desktop);
-    await expect.poll(async () => (await stops()).every((block) => block.stop === block.scrolls)).toBe(true);
-    await context.close();
-  });
-
-  it("keeps a number and its unit on one line in a numeric table on a phone", async () => {
-    const url = postWith('td[style*="text-align:right"]');
-    if (!url) return; // no post has a numeric table
-    const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: { width: 320, height: 640 } });
-    const wrapped = await page.evaluate(() =>
-      [...document.querySelectorAll('td[style*="text-align:right"]')]
-        .filter((cell) => {
-          const range = document.createRange();
-          range.selectNodeContents(cell);
-          const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
-          return Math.max(...tops) - Math.min(...tops) > 2;
-        })
-        .map((cell) => cell.textContent),
-    );
-    expect(wrapped, url).toEqual([]);
-    await context.close();
-  });
-
   it("opens the wide sidebar at the current lesson, even the last, without moving the page", async () => {
     const last = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].at(-1)!.getAttribute("href")!;
     const { page, context } = await open(site.browser, `${site.server.origin}${last}`, { viewport: viewports.desktop });

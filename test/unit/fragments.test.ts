@@ -11,9 +11,9 @@ describe("lesson C blocks", () => {
   it("are declarations when they hold only prototypes and struct definitions", () => {
     expect(declarationsOf("struct ibv_sge {\n\tuint64_t addr; /* x; y */\n};\n\nint ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,\n                  struct ibv_recv_wr **bad_wr);\n")).toEqual([
       { kind: "struct", tag: "ibv_sge", body: " uint64_t addr; " },
-      { kind: "prototype", name: "ibv_post_recv" },
+      { kind: "prototype", name: "ibv_post_recv", text: "int ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)" },
     ]);
-    expect(declarationsOf("void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);")).toEqual([{ kind: "prototype", name: "ibv_ack_cq_events" }]);
+    expect(declarationsOf("void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);")).toEqual([{ kind: "prototype", name: "ibv_ack_cq_events", text: "void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)" }]);
   });
 
   it("are not declarations when they hold a statement, a variable or an unfinished line", () => {

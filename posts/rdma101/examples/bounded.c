@@ -21,7 +21,9 @@
  *                  [-x sq|cq] server_host                                      (client)
  */
 #define _POSIX_C_SOURCE 200809L /* getopt, nanosleep */
+#define _DEFAULT_SOURCE /* htobe64, be64toh: endian(3) */
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -39,6 +41,7 @@
 #define SIGNAL_EVERY 8  /* one SEND in 8 asks for a completion */
 #define MAX_CREDITS 64
 
+/* What crosses the wire is big-endian: the peer's byte order may differ (lesson 2.6). */
 struct message {
 	uint64_t seq;
 	uint8_t last;
@@ -50,7 +53,7 @@ struct flow {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	char *slots;              /* SQ_DEPTH send buffers */
-	volatile uint64_t *credit; /* the server writes its reposted count here */
+	volatile uint64_t *credit; /* the server writes its reposted count here, big-endian */
 	int credits;              /* receive buffers the server started with */
 	uint64_t sent, retired;   /* SENDs posted; SENDs whose completion is in */
 	uint64_t *queue;          /* the bounded submission queue (a ring) */
@@ -99,7 +102,7 @@ static void pump(struct flow *f)
 			f->blocked = 's';
 			return;
 		}
-		if (f->sent - *f->credit == (uint64_t)f->credits) {
+		if (f->sent - be64toh(*f->credit) == (uint64_t)f->credits) {
 			f->no_credit += f->blocked != 'c'; /* every receive buffer of the server is taken */
 			f->blocked = 'c';
 			return;
@@ -108,7 +111,7 @@ static void pump(struct flow *f)
 		uint64_t seq = f->queue[f->head % (uint64_t)f->depth];
 		struct message *m = (struct message *)(f->slots + (f->sent % SQ_DEPTH) * MSG);
 
-		m->seq = seq;
+		m->seq = htobe64(seq);
 		m->last = seq + 1 == f->total;
 		struct ibv_sge sge = { .addr = (uintptr_t)m, .length = MSG, .lkey = f->mr->lkey };
 		struct ibv_send_wr wr = { .wr_id = f->sent, .sg_list = &sge, .num_sge = 1,
@@ -243,7 +246,7 @@ static void overflow_cq(struct ibv_context *ctx, struct flow *f, const struct co
 static void return_credits(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t *count, uint64_t reposted,
 			   const struct conn_info *peer)
 {
-	*count = reposted; /* a registered buffer, untouched until this WRITE completes */
+	*count = htobe64(reposted); /* big-endian; a registered buffer, untouched until this WRITE completes */
 	struct ibv_sge sge = { .addr = (uintptr_t)count, .length = 8, .lkey = mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = reposted, .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
@@ -281,6 +284,7 @@ static void serve(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, char 
 			struct message m;
 
 			memcpy(&m, slot, sizeof(m));
+			m.seq = be64toh(m.seq);
 			if (m.seq != expect) {
 				fprintf(stderr, "server: request %" PRIu64 " arrived, expected %" PRIu64 "\n", m.seq, expect);
 				exit(1);

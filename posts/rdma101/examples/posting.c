@@ -21,7 +21,9 @@
  *        ./posting [-d dev] [-g gid] [-p port] [-s bytes] [-n writes] [-r rounds] server_host
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, getopt */
+#define _DEFAULT_SOURCE /* htobe64, be64toh: endian(3) */
 
+#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,9 +94,10 @@ static void prepare(struct client *c, const struct step *s, int i, int n,
 	int slot = i % WINDOW;
 	char *src = c->src + (size_t)slot * c->size;
 	uint64_t stamp = c->next_stamp++;
+	uint64_t wire = htobe64(stamp); /* big-endian: the server's byte order may differ (lesson 2.6) */
 	uint32_t lkey = c->mr->lkey;
 
-	memcpy(src, &stamp, sizeof(stamp));
+	memcpy(src, &wire, sizeof(wire));
 	if (s->register_each) {
 		c->each[slot] = ibv_reg_mr(c->pd, src, c->size, IBV_ACCESS_LOCAL_WRITE);
 		if (!c->each[slot])
@@ -226,6 +229,15 @@ static void run_client(struct client *c, int n, int rounds)
 	printf("wrote %" PRIu64 " messages in all\n", c->next_stamp - 1);
 }
 
+/* The number of the write that slot `slot` holds; the client wrote it big-endian. */
+static uint64_t stamp_in(const char *ring, uint32_t size, int slot)
+{
+	uint64_t stamp;
+
+	memcpy(&stamp, ring + (size_t)slot * size, sizeof(stamp));
+	return be64toh(stamp);
+}
+
 /*
  * The server's check. Writes are numbered from 1 and write w lands in slot
  * w % SLOTS, so after the newest write N, slot i must hold the newest write
@@ -236,7 +248,7 @@ static void check_ring(const char *ring, uint32_t size)
 	uint64_t newest = 0, stamp;
 
 	for (int i = 0; i < SLOTS; i++) {
-		memcpy(&stamp, ring + (size_t)i * size, sizeof(stamp));
+		stamp = stamp_in(ring, size, i);
 		if (stamp > newest)
 			newest = stamp;
 	}
@@ -244,7 +256,7 @@ static void check_ring(const char *ring, uint32_t size)
 		uint64_t back = (newest + SLOTS - (uint64_t)i) % SLOTS; /* slot i's newest is this far back */
 		uint64_t want = newest >= back + 1 ? newest - back : 0;
 
-		memcpy(&stamp, ring + (size_t)i * size, sizeof(stamp));
+		stamp = stamp_in(ring, size, i);
 		if (stamp != want) {
 			printf("ring check FAILED: slot %d holds write %" PRIu64 ", not %" PRIu64 "\n",
 			       i, stamp, want);

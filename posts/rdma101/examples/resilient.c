@@ -25,8 +25,10 @@
  *                    [-r retry_cnt] server_host                                       (client)
  */
 #define _POSIX_C_SOURCE 200809L /* getopt, nanosleep, clock_gettime */
+#define _DEFAULT_SOURCE /* htobe64, be64toh: endian(3) */
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -170,6 +172,7 @@ static void apply(struct server *s, const struct ibv_wc *wc)
 	uint64_t seq = ntohl(wc->imm_data), stamp;
 
 	memcpy(&stamp, s->ring + (seq % SLOTS) * REC, sizeof(stamp));
+	stamp = be64toh(stamp); /* the client wrote it big-endian */
 	if (seq <= s->applied) {
 		s->duplicates++;
 		printf("record %" PRIu64 " arrived again: already applied, ignored\n", seq);
@@ -341,9 +344,10 @@ static void client_to_rts(struct ibv_qp *qp, const struct settings *st, const st
 static void post_record(struct client *c, struct ibv_qp *qp, const struct conn_info *peer, uint64_t seq)
 {
 	char *src = c->src + (seq % WINDOW) * REC; /* free: its last record has completed */
+	uint64_t stamp = htobe64(seq); /* big-endian: the server's byte order may differ (lesson 2.6) */
 
 	memset(src, (int)(seq & 0xff), REC);
-	memcpy(src, &seq, sizeof(seq));
+	memcpy(src, &stamp, sizeof(stamp));
 	struct ibv_sge sge = { .addr = (uintptr_t)src, .length = REC, .lkey = c->mr->lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = seq, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
