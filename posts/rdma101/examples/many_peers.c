@@ -15,7 +15,9 @@
  * A client started with -k vanishes on purpose (no goodbye) after that many
  * messages. When a client of the same name connects again it comes on a new
  * QP, and the table still points the name at the old one: the server retires
- * the old QP and replaces the entry.
+ * the old QP and replaces the entry. A QP on an SRQ is retired in the order the
+ * InfiniBand specification recommends: to the error state, wait for the async
+ * event IBV_EVENT_QP_LAST_WQE_REACHED, poll the CQ empty, then destroy it.
  *
  * Build: gcc -std=c11 -Wall -Wextra -O2 many_peers.c course.c -o many_peers -libverbs
  * Run:   ./many_peers [-d dev] [-g gid] [-p port] [-c peers]                   (server)
@@ -27,10 +29,12 @@
 #include <netinet/in.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "course.h"
@@ -39,6 +43,7 @@
 #define POOL 16       /* receive buffers, shared by every peer */
 #define LIMIT 8       /* the SRQ's low watermark */
 #define MAX_QPS 16
+#define LAST_WQE_WAIT_MS 1000 /* far longer than a device takes; some never send the event */
 
 struct peer {
 	char name[16];
@@ -48,13 +53,16 @@ struct peer {
 
 struct server {
 	struct ibv_context *ctx;
+	int gid;                /* the GID index to address clients with */
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_srq *srq;
 	struct ibv_mr *mr;
 	char *pool;
 	int done[POOL], ndone;  /* buffers read and not yet reposted */
-	struct ibv_qp *qps[MAX_QPS];
+	struct ibv_qp *qps[MAX_QPS]; /* every QP created; NULL once destroyed */
+	bool stale[MAX_QPS];          /* to be retired: its peer is gone */
+	bool last_wqe[MAX_QPS];       /* IBV_EVENT_QP_LAST_WQE_REACHED came for it */
 	int nqps;
 	struct peer peers[MAX_QPS];
 	int npeers, byes, refills;
@@ -91,18 +99,24 @@ static void on_async_event(struct server *s)
 	if (ibv_get_async_event(s->ctx, &ev))
 		die("ibv_get_async_event");
 	enum ibv_event_type type = ev.event_type;
+	struct ibv_qp *qp = type == IBV_EVENT_QP_LAST_WQE_REACHED ? ev.element.qp : NULL;
+	int i = 0;
 
 	ibv_ack_async_event(&ev);
+	while (qp && i < s->nqps && !(s->stale[i] && s->qps[i] == qp))
+		i++;
 	if (type == IBV_EVENT_SRQ_LIMIT_REACHED) {
 		s->refills++;
 		refill(s);
+	} else if (qp && i < s->nqps) {
+		s->last_wqe[i] = true; /* retire_stale() waits for it */
 	} else {
 		printf("async event: %s\n", ibv_event_type_str(type));
 	}
 }
 
 /* A client connects: its own QP, whose receives come from the shared queue. */
-static void accept_client(struct server *s, int listener, int gid)
+static void accept_client(struct server *s, int listener)
 {
 	int sock = accept(listener, NULL, NULL);
 
@@ -123,9 +137,9 @@ static void accept_client(struct server *s, int listener, int gid)
 	qp_to_init(qp, COURSE_IB_PORT, 0);
 	struct conn_info mine, peer;
 
-	local_info(qp, COURSE_IB_PORT, gid, NULL, &mine);
+	local_info(qp, COURSE_IB_PORT, s->gid, NULL, &mine);
 	exchange_info(sock, &mine, &peer);
-	qp_to_rtr(qp, COURSE_IB_PORT, gid, &mine, &peer);
+	qp_to_rtr(qp, COURSE_IB_PORT, s->gid, &mine, &peer);
 	qp_to_rts(qp, &mine, &peer);
 	/*
 	 * Should the pool run dry before the server refills it, each sender waits
@@ -142,12 +156,12 @@ static void accept_client(struct server *s, int listener, int gid)
 	s->qps[s->nqps++] = qp;
 }
 
-static struct ibv_qp *qp_by_number(struct server *s, uint32_t qpn)
+static int qp_index(struct server *s, uint32_t qpn)
 {
 	for (int i = 0; i < s->nqps; i++)
 		if (s->qps[i] && s->qps[i]->qp_num == qpn)
-			return s->qps[i];
-	return NULL;
+			return i;
+	return -1;
 }
 
 /* The first message names the peer; a name seen before on another QP means a restart. */
@@ -165,17 +179,8 @@ static void on_hello(struct server *s, struct ibv_qp *qp, const char *name)
 	} else {
 		printf("peer %s again, now on QPN 0x%06" PRIx32 "; the table still had QPN 0x%06" PRIx32
 		       " (%ld messages, no goodbye)\n", name, qp->qp_num, p->qp->qp_num, p->messages);
-		printf("  so it restarted: the old QP goes (to ERR, then destroyed) and the entry is replaced\n");
-		struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
-		int rc = ibv_modify_qp(p->qp, &attr, IBV_QP_STATE);
-
-		if (rc)
-			die_rc("ibv_modify_qp(ERR)", rc);
-		for (int i = 0; i < s->nqps; i++)
-			if (s->qps[i] == p->qp)
-				s->qps[i] = NULL;
-		if ((rc = ibv_destroy_qp(p->qp)))
-			die_rc("ibv_destroy_qp", rc);
+		printf("  so it restarted: the old QP is retired and the entry is replaced\n");
+		s->stale[qp_index(s, p->qp->qp_num)] = true; /* retire_stale() takes it down */
 	}
 	p->qp = qp;
 	p->messages = 0;
@@ -183,12 +188,19 @@ static void on_hello(struct server *s, struct ibv_qp *qp, const char *name)
 
 static void on_completion(struct server *s, const struct ibv_wc *wc)
 {
+	int q = qp_index(s, wc->qp_num);
+
+	if (q >= 0 && s->stale[q]) {
+		/* A receive a retired QP had taken, flushed or not: its buffer returns to the pool. */
+		s->done[s->ndone++] = (int)wc->wr_id;
+		return;
+	}
 	if (wc->status != IBV_WC_SUCCESS) {
 		fprintf(stderr, "QPN 0x%06" PRIx32 ": %s\n", wc->qp_num, wc_status_name(wc->status));
 		exit(1);
 	}
 	const char *text = s->pool + wc->wr_id * MSG;
-	struct ibv_qp *qp = qp_by_number(s, wc->qp_num);
+	struct ibv_qp *qp = q >= 0 ? s->qps[q] : NULL;
 	struct peer *p = NULL;
 
 	for (int i = 0; i < s->npeers; i++)
@@ -206,6 +218,94 @@ static void on_completion(struct server *s, const struct ibv_wc *wc)
 		p->messages++;
 	}
 	s->done[s->ndone++] = (int)wc->wr_id;
+}
+
+/* Handle every completion in the CQ; returns how many there were. */
+static int poll_all(struct server *s)
+{
+	struct ibv_wc wc[16];
+	int n, total = 0;
+
+	while ((n = ibv_poll_cq(s->cq, 16, wc)) > 0) {
+		for (int i = 0; i < n; i++)
+			on_completion(s, &wc[i]);
+		total += n;
+	}
+	if (n < 0) {
+		fprintf(stderr, "ibv_poll_cq failed\n");
+		exit(1);
+	}
+	return total;
+}
+
+/* One turn of the server: read the completions, then wait up to 1 ms for a client or an event. */
+static void serve_once(struct server *s, int listener)
+{
+	struct pollfd fds[2] = { { .fd = listener, .events = POLLIN },
+				 { .fd = s->ctx->async_fd, .events = POLLIN } };
+
+	if (poll(fds, 2, poll_all(s) ? 0 : 1) > 0) {
+		if (fds[0].revents & POLLIN)
+			accept_client(s, listener);
+		if (fds[1].revents & POLLIN)
+			on_async_event(s);
+	}
+}
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/*
+ * Retire the stale QPs as the InfiniBand specification recommends for a QP on
+ * an SRQ (section 10.3.1): to the error state; wait for the async event
+ * IBV_EVENT_QP_LAST_WQE_REACHED, which comes after the completion of the last
+ * receive the QP took from the SRQ; poll the CQ empty; only then destroy it.
+ * Destroyed sooner, a QP may lose a receive it had taken, and the pool its
+ * buffer. The wait has a limit: Soft-RoCE before Linux 6.5 never sends the
+ * event. Meanwhile the other peers are served, but no new client accepted.
+ */
+static void retire_stale(struct server *s)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	bool in_err[MAX_QPS] = { false };
+	int waiting = 0, rc;
+
+	for (int i = 0; i < s->nqps; i++)
+		if (s->stale[i]) {
+			if ((rc = ibv_modify_qp(s->qps[i], &attr, IBV_QP_STATE)))
+				die_rc("ibv_modify_qp(ERR)", rc);
+			in_err[i] = true;
+			waiting++;
+		}
+	if (!waiting)
+		return;
+	long long end = now_ms() + LAST_WQE_WAIT_MS;
+
+	while (waiting && now_ms() < end) {
+		serve_once(s, -1); /* poll() skips a negative fd */
+		waiting = 0;
+		for (int i = 0; i < s->nqps; i++)
+			waiting += in_err[i] && !s->last_wqe[i];
+	}
+	poll_all(s);
+	for (int i = 0; i < s->nqps; i++) {
+		if (!in_err[i])
+			continue;
+		if (s->last_wqe[i])
+			printf("QPN 0x%06" PRIx32 ": last WQE reached; destroyed\n", s->qps[i]->qp_num);
+		else
+			printf("QPN 0x%06" PRIx32 ": no last-WQE event within %d ms; destroyed anyway\n",
+			       s->qps[i]->qp_num, LAST_WQE_WAIT_MS);
+		if ((rc = ibv_destroy_qp(s->qps[i])))
+			die_rc("ibv_destroy_qp", rc);
+		s->qps[i] = NULL;
+		s->stale[i] = false;
+	}
 }
 
 static int listen_on(int port)
@@ -227,8 +327,7 @@ static int listen_on(int port)
 
 static void run_server(struct ibv_context *ctx, int gid_req, int port, int expected)
 {
-	struct server s = { .ctx = ctx };
-	int gid = choose_gid(ctx, COURSE_IB_PORT, gid_req);
+	struct server s = { .ctx = ctx, .gid = choose_gid(ctx, COURSE_IB_PORT, gid_req) };
 
 	if (!(s.pd = ibv_alloc_pd(ctx)))
 		die("ibv_alloc_pd");
@@ -250,24 +349,8 @@ static void run_server(struct ibv_context *ctx, int gid_req, int port, int expec
 	int listener = listen_on(port);
 
 	while (s.byes < expected) {
-		struct ibv_wc wc[16];
-		int n = ibv_poll_cq(s.cq, 16, wc);
-
-		if (n < 0) {
-			fprintf(stderr, "ibv_poll_cq failed\n");
-			exit(1);
-		}
-		for (int i = 0; i < n; i++)
-			on_completion(&s, &wc[i]);
-		struct pollfd fds[2] = { { .fd = listener, .events = POLLIN },
-					 { .fd = ctx->async_fd, .events = POLLIN } };
-
-		if (poll(fds, 2, n ? 0 : 1) > 0) {
-			if (fds[0].revents & POLLIN)
-				accept_client(&s, listener, gid);
-			if (fds[1].revents & POLLIN)
-				on_async_event(&s);
-		}
+		serve_once(&s, listener);
+		retire_stale(&s);
 	}
 	close(listener);
 	printf("%d peers said goodbye; %d QPs were created; the pool was refilled %d times\n",
@@ -275,8 +358,8 @@ static void run_server(struct ibv_context *ctx, int gid_req, int port, int expec
 	printf("receive memory: %d buffers (%d bytes) served them all; one receive queue of %d per QP would hold %d\n",
 	       POOL, POOL * MSG, POOL, s.nqps * POOL);
 	for (int i = 0; i < s.nqps; i++)
-		if (s.qps[i])
-			release_all(s.qps[i], NULL, NULL, NULL, NULL);
+		s.stale[i] = s.qps[i] != NULL;
+	retire_stale(&s);
 	int rc = ibv_destroy_srq(s.srq);
 
 	if (rc)
