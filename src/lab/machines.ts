@@ -79,29 +79,41 @@ export async function bootWithRetry<T>(boot: () => Promise<T>, retrying: (error:
   }
 }
 
+/** Boots the VMs in parallel; if one fails, stops the others and throws its error. */
+async function bootAll<T extends { stop(): Promise<void> }>(configs: VmConfig[], boot: (config: VmConfig) => Promise<T>): Promise<T[]> {
+  const booted = await Promise.allSettled(configs.map(boot));
+  const vms = booted.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
+  const failed = booted.find((b) => b.status === "rejected");
+  if (failed) {
+    await Promise.all(vms.map((vm) => vm.stop()));
+    throw failed.reason;
+  }
+  return vms;
+}
+
+/**
+ * Boots the VMs, each once more if it fails; on the TCP wire both boot again together, since QEMU's
+ * connecting end never connects again once its peer's QEMU has gone.
+ */
+export function bootRetrying<T extends { stop(): Promise<void> }>(configs: VmConfig[], boot: (config: VmConfig) => Promise<T>, log: (message: string) => void): Promise<T[]> {
+  if (configs.some((c) => c.network.kind === "tcp")) {
+    return bootWithRetry(() => bootAll(configs, boot), (error) => log(`the VMs on the TCP wire did not boot; booting both once more. ${errorMessage(error)}`));
+  }
+  return bootAll(configs, (config) => bootWithRetry(() => boot(config), (error) => log(`VM ${config.index} did not boot; booting it once more. ${errorMessage(error)}`)));
+}
+
 /** Boots one VM alone, or two on one wire, in parallel (on the TCP wire, VM 2 once VM 1 listens). */
 export async function bootLab(machines: Machines, artefacts: LabArtefacts, log: (message: string) => void = () => {}): Promise<Lab> {
   const base = { kernel: artefacts.kernel, initramfs: artefacts.initramfs, cwd: process.cwd(), bin: artefacts.bin };
   const configs: VmConfig[] = vmNetworks(machines, await freePorts(machines)).map((network, i) => ({ ...base, index: i + 1, network }));
-  const booted = await Promise.allSettled(
-    configs.map((config) =>
-      bootWithRetry(
-        async () => {
-          if (config.network.kind === "tcp" && !config.network.listens) await untilListening(config.network.port);
-          return LabVm.start(config).ready();
-        },
-        (error) => log(`VM ${config.index} did not boot; booting it once more. ${errorMessage(error)}`),
-      ),
-    ),
-  );
-  const vms = booted.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
-  const stop = async () => {
-    await Promise.all(vms.map((vm) => vm.stop()));
+  const vms = await bootRetrying(configs, async (config) => {
+    if (config.network.kind === "tcp" && !config.network.listens) await untilListening(config.network.port);
+    return LabVm.start(config).ready();
+  }, log);
+  return {
+    vms,
+    stop: async () => {
+      await Promise.all(vms.map((vm) => vm.stop()));
+    },
   };
-  const failed = booted.find((b) => b.status === "rejected");
-  if (failed) {
-    await stop();
-    throw failed.reason;
-  }
-  return { vms, stop };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bootWithRetry, vmNetworks } from "../../../src/lab/machines.ts";
+import { bootRetrying, bootWithRetry, vmNetworks, type Machines } from "../../../src/lab/machines.ts";
+import type { VmConfig } from "../../../src/lab/vm.ts";
 
 /** A boot that fails the first `failures` times it is tried. */
 const flaky = (failures: number) => {
@@ -50,5 +51,43 @@ describe("the VMs' networks", () => {
       { kind: "tcp", port: 4000, listens: true },
       { kind: "tcp", port: 4000, listens: false },
     ]);
+  });
+});
+
+describe("booting the lab's VMs again", () => {
+  /** Boots fake VMs of `machines`, where the first boot of VM `failing` fails; counts every boot and stop. */
+  async function bootFailingOnce(machines: Machines, failing: number) {
+    const boots = new Map<number, number>();
+    const stops: number[] = [];
+    const configs: VmConfig[] = vmNetworks(machines, [4000, 4001]).map((network, i) => ({ index: i + 1, network, kernel: "k", initramfs: "i", cwd: ".", bin: "b" }));
+    const heard: string[] = [];
+    const vms = await bootRetrying(
+      configs,
+      async ({ index }) => {
+        boots.set(index, (boots.get(index) ?? 0) + 1);
+        if (index === failing && boots.get(index) === 1) throw new Error(`VM ${index} stayed silent`);
+        return { index, stop: async () => void stops.push(index) };
+      },
+      (message) => heard.push(message),
+    );
+    return { vms: vms.map((vm) => vm.index), boots: Object.fromEntries(boots), stops, heard };
+  }
+
+  it("boots only the failed VM again on the UDP wire", async () => {
+    expect(await bootFailingOnce({ vms: 2, wire: "udp" }, 1)).toEqual({
+      vms: [1, 2],
+      boots: { 1: 2, 2: 1 },
+      stops: [],
+      heard: ["VM 1 did not boot; booting it once more. VM 1 stayed silent"],
+    });
+  });
+
+  it("boots both VMs again on the TCP wire, stopping the one that came up, whose connection died with its peer", async () => {
+    expect(await bootFailingOnce({ vms: 2, wire: "tcp" }, 1)).toEqual({
+      vms: [1, 2],
+      boots: { 1: 2, 2: 2 },
+      stops: [2],
+      heard: ["the VMs on the TCP wire did not boot; booting both once more. VM 1 stayed silent"],
+    });
   });
 });
