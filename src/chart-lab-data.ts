@@ -27,6 +27,7 @@ export function labTable(source: LabSource, at: string, dir = LABS_DIR): DataTab
   const fail = (field: string, reason: string) => contentError([`${at}: chart.lab.${field}: ${reason}`]);
   const pattern = new RegExp(source.line);
   const rows: DataTable["rows"] = [];
+  const rowNames: string[] = [];
   source.runs.forEach((run, i) => {
     const { manifest, captured } = capturedRun(run, dir, (reason) => fail(`runs[${i}]`, reason));
     const step = captured.find((s) => s.name === source.step);
@@ -39,10 +40,12 @@ export function labTable(source: LabSource, at: string, dir = LABS_DIR): DataTab
         throw fail("line", `captures '${value}', not a number, from ${manifest.transcriptFile} (step ${step.name}): ${line}`);
       }
       rows.push({ line: rows.length + 1, cells: [run, String(++repeat), value] });
+      rowNames.push(`chart.lab.runs[${i}] ('${run}'), matched line ${repeat}`);
     }
     if (repeat === 0) throw fail("line", `matches no line that step ${step.name} printed in ${manifest.transcriptFile}`);
   });
-  return { file: dir, columns: LAB_COLUMNS, rows };
+  // A mistake found in these rows is the chart's (say x without group), so messages name the directive.
+  return { file: at, columns: LAB_COLUMNS, rows, names: { table: "the rows read from the lab runs", row: (line) => rowNames[line - 1]! } };
 }
 
 /** Under the chart's data table: the runs the numbers come from, each linked to its entry on the labs page. */

@@ -14,11 +14,16 @@ import { pageFile } from "./page-files.ts";
 import { chartSchema, type ChartSpec } from "./schemas.ts";
 import { contentError } from "./validation.ts";
 
-/** A data file as read: column names and rows of text, each with the file line it came from. */
+/** A data file as read (column names, and rows of text each with the file line it came from), or lab rows. */
 export interface DataTable {
   file: string;
   columns: string[];
   rows: { line: number; cells: string[] }[];
+  /**
+   * For rows that are not a data file's (a chart's lab source, whose `file` is then the directive's
+   * `file:line`): how messages name the table and a row, in place of the file's name and line.
+   */
+  names?: { table: string; row: (line: number) => string };
 }
 
 export interface Point {
@@ -131,8 +136,8 @@ function readDataFile(file: string): DataTable {
   return path.extname(file) === ".json" ? parseJson(source, file) : parseCsv(source, file);
 }
 
-/** Where a row is, as an author finds it: a CSV line, or a JSON record index. */
-const rowName = (table: DataTable, line: number) => (table.file.endsWith(".json") ? `[${line}]` : `line ${line}`);
+/** Where a row is, as an author finds it: a CSV line, a JSON record index, or a lab run's matched line. */
+const rowName = (table: DataTable, line: number) => table.names?.row(line) ?? (table.file.endsWith(".json") ? `[${line}]` : `line ${line}`);
 
 function numberAt(table: DataTable, row: DataTable["rows"][number], column: string): number {
   const text = row.cells[table.columns.indexOf(column)]!;
@@ -150,7 +155,7 @@ export function chartSeries(spec: ChartSpec, table: DataTable, where: string): S
   const known = table.columns.join(", ");
   for (const [field, column] of [["x", spec.x], ["group", spec.group], ...spec.y.map((y, i) => [spec.y.length > 1 ? `y[${i}]` : "y", y])] as const) {
     if (column !== undefined && !table.columns.includes(column)) {
-      throw fail(where, `chart.${field}`, `no column '${column}' in ${path.basename(table.file)} (its columns: ${known})`);
+      throw fail(where, `chart.${field}`, `no column '${column}' in ${table.names?.table ?? path.basename(table.file)} (its columns: ${known})`);
     }
   }
   const xAt = (row: DataTable["rows"][number]) => {

@@ -52,6 +52,16 @@ describe("a chart's numbers from lab runs", () => {
     ]);
   });
 
+  it.each([
+    [{ type: "bar", x: "repeat", y: "value" }, "p.md:3: chart.lab.runs[1] ('far'), matched line 1, repeat: a second value for value at repeat = 1"],
+    [{ type: "line", x: "run", y: "value", group: "repeat" }, "p.md:3: chart.lab.runs[0] ('near'), matched line 1, run: must be a number (found \"near\")"],
+    [{ type: "bar", x: "rep", y: "value" }, "p.md:3: chart.x: no column 'rep' in the rows read from the lab runs (its columns: run, repeat, value)"],
+  ])("blame the chart's own line, not a data file, for drawing them as %j", (fields, message) => {
+    const dir = labsDir({ near: roundTrip("477.2"), far: roundTrip("2831.7") });
+    const spec = validate(chartSchema, { lab: source(["near", "far"]), title: "T", caption: "C.", ...fields }, "p.md:3", "chart");
+    expect(() => chartSeries(spec, labTable(spec.lab!, "p.md:3", dir), "p.md:3")).toThrow(message);
+  });
+
   it("name the page, the field and the reason for a run not captured, missing, or printing no such number", () => {
     const dir = labsDir({ done: roundTrip("477.2"), pending: undefined, silent: "no round trips\n", odd: roundTrip("n/a") });
     const cases: [ReturnType<typeof source>, string][] = [
