@@ -100,6 +100,15 @@ describe("the labs page", () => {
     }
   });
 
+  it("offers the two-VM shell only for runs on the UDP wire it opens (a TCP-wire run boots its wire only when run whole)", () => {
+    const doc = labs();
+    for (const id of runIds()) {
+      const run = loadRun(id);
+      const note = doc.getElementById(labAnchor(id))!.closest("section.lab")!.querySelector("p")!.textContent!;
+      expect(note.includes(LAB_COMMANDS.twoVms), id).toBe(run.vms === 2 && run.wire === "udp");
+    }
+  });
+
   it("is linked from the course home, and every link on it resolves", () => {
     expect([...home().querySelectorAll("a")].map((a) => a.getAttribute("href"))).toContain("/rdma101/labs/");
     expect(unresolvedLinks("/rdma101/labs/")).toEqual([]);
