@@ -56,7 +56,7 @@ const freePorts = async (machines: Machines): Promise<number[]> =>
  * Waits until a QEMU listens on 127.0.0.1:port, read from /proc: a test connection would be taken
  * for the one peer QEMU accepts.
  */
-async function untilListening(port: number, timeoutMs = 60_000): Promise<void> {
+export async function untilListening(port: number, timeoutMs = 60_000): Promise<void> {
   const entry = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")} 00000000:0000 0A`;
   const deadline = Date.now() + timeoutMs;
   while (!readFileSync("/proc/net/tcp", "utf8").includes(entry)) {

@@ -1,5 +1,6 @@
+import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { bootRetrying, bootWithRetry, vmNetworks, type Machines } from "../../../src/lab/machines.ts";
+import { bootRetrying, bootWithRetry, untilListening, vmNetworks, type Machines } from "../../../src/lab/machines.ts";
 import type { VmConfig } from "../../../src/lab/vm.ts";
 
 /** A boot that fails the first `failures` times it is tried. */
@@ -89,5 +90,16 @@ describe("booting the lab's VMs again", () => {
       stops: [2],
       heard: ["the VMs on the TCP wire did not boot; booting both once more. VM 1 stayed silent"],
     });
+  });
+});
+
+describe("waiting for VM 1's end of the TCP wire", () => {
+  it("reads a listener on 127.0.0.1 from /proc/net/tcp, and names a port nobody listens on", async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await expect(untilListening(port, 0)).resolves.toBeUndefined();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await expect(untilListening(port, 0)).rejects.toThrow(`lab VM 2: VM 1's QEMU did not listen on 127.0.0.1:${port} within 0 s`);
   });
 });
