@@ -41,11 +41,28 @@
 #define SIGNAL_EVERY 8  /* one SEND in 8 asks for a completion */
 #define MAX_CREDITS 64
 
-/* What crosses the wire is big-endian: the peer's byte order may differ (lesson 2.6). */
-struct message {
-	uint64_t seq;
-	uint8_t last;
-};
+/*
+ * A request on the wire: its number in bytes 0-7, big-endian, then byte 8, 1 for the last request.
+ * Written byte by byte rather than as a C struct: the peer's byte order and padding may differ
+ * (lesson 2.6).
+ */
+#define LAST_AT 8
+
+static void put_request(char *slot, uint64_t seq, int last)
+{
+	uint64_t wire = htobe64(seq);
+
+	memcpy(slot, &wire, sizeof(wire));
+	slot[LAST_AT] = (char)last;
+}
+
+static uint64_t request_number(const char *slot)
+{
+	uint64_t wire;
+
+	memcpy(&wire, slot, sizeof(wire));
+	return be64toh(wire);
+}
 
 /* The client's side of the flow: every counter only grows. */
 struct flow {
@@ -109,16 +126,16 @@ static void pump(struct flow *f)
 		}
 		f->blocked = 0;
 		uint64_t seq = f->queue[f->head % (uint64_t)f->depth];
-		struct message *m = (struct message *)(f->slots + (f->sent % SQ_DEPTH) * MSG);
+		char *m = f->slots + (f->sent % SQ_DEPTH) * MSG;
+		int last = seq + 1 == f->total;
 
-		m->seq = htobe64(seq);
-		m->last = seq + 1 == f->total;
+		put_request(m, seq, last);
 		struct ibv_sge sge = { .addr = (uintptr_t)m, .length = MSG, .lkey = f->mr->lkey };
 		struct ibv_send_wr wr = { .wr_id = f->sent, .sg_list = &sge, .num_sge = 1,
 					  .opcode = IBV_WR_SEND };
 
 		/* Signal often enough that a full send queue always holds a signalled SEND. */
-		if ((f->sent + 1) % SIGNAL_EVERY == 0 || m->last)
+		if ((f->sent + 1) % SIGNAL_EVERY == 0 || last)
 			wr.send_flags = IBV_SEND_SIGNALED;
 		post_send_or_die(f->qp, &wr);
 		f->posts++;
@@ -281,16 +298,14 @@ static void serve(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, char 
 				continue;
 			}
 			char *slot = buf + wc[i].wr_id * MSG;
-			struct message m;
+			uint64_t seq = request_number(slot);
 
-			memcpy(&m, slot, sizeof(m));
-			m.seq = be64toh(m.seq);
-			if (m.seq != expect) {
-				fprintf(stderr, "server: request %" PRIu64 " arrived, expected %" PRIu64 "\n", m.seq, expect);
+			if (seq != expect) {
+				fprintf(stderr, "server: request %" PRIu64 " arrived, expected %" PRIu64 "\n", seq, expect);
 				exit(1);
 			}
 			expect++;
-			done = m.last;
+			done = slot[LAST_AT];
 			struct ibv_sge sge = { .addr = (uintptr_t)slot, .length = MSG, .lkey = mr->lkey };
 			struct ibv_recv_wr rwr = { .wr_id = wc[i].wr_id, .sg_list = &sge, .num_sge = 1 }, *rbad;
 			int rc = ibv_post_recv(qp, &rwr, &rbad);
