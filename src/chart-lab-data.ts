@@ -20,7 +20,8 @@ import { contentError } from "./validation.ts";
 
 export type LabSource = NonNullable<ChartSpec["lab"]>;
 
-export const LAB_COLUMNS = ["run", "repeat", "value"];
+/** The columns a chart of lab rows may name: x, y and group come from these. */
+const LAB_COLUMNS = ["run", "repeat", "value"];
 
 /** The rows the runs' transcripts give; `at` is the directive's `file:line`. */
 export function labTable(source: LabSource, at: string, dir = LABS_DIR): DataTable {

@@ -323,7 +323,7 @@ const vmNumber = z.union([z.literal(1), z.literal(2)], { error: "must be 1 or 2"
  * What joins two VMs: the lab's UDP wire, or the TCP stream it replaced (QEMU's socket netdev with
  * listen= and connect=), kept to measure what Nagle and delayed ACKs cost on it.
  */
-export const WIRES = ["udp", "tcp"] as const;
+const WIRES = ["udp", "tcp"] as const;
 export type Wire = (typeof WIRES)[number];
 const regexSource = z.string().superRefine((source, ctx) => {
   try {

@@ -50,7 +50,7 @@ export const routes = {
   /** Every lab run of the course, with what it needs and prints. */
   courseLabs: () => `${COURSE}labs/`,
   /** One lab run's entry on that page. */
-  courseLab: (id: string) => `${COURSE}labs/#${labAnchor(id)}`,
+  courseLab: (id: string) => `${routes.courseLabs()}#${labAnchor(id)}`,
   courseFeed: () => `${COURSE}feed.xml`,
   examples: () => `${COURSE}examples/`,
   example: (file: string) => `${COURSE}examples/${file}`,
