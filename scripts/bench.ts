@@ -3,8 +3,9 @@
 // and is built with the real configuration, exactly as `npm run build`; a minimal Eleventy site (the
 // same Markdown files, one Nunjucks layout, no configuration or plugins, plain node) is built in
 // alternation with it, several rounds. It prints wall and CPU time, pages per second and peak memory
-// (GNU time), the medians of the ratios ours/minimal, and, on the largest copy, the time from saving
-// a post on the dev server to Chromium showing it. Timing depends on the machine and its load: a benchmark to
+// (GNU time), the medians of the ratios ours/minimal, the share of our build that is the search index
+// (Pagefind run alone on our output) and the real site's own cost (built without a synthetic post),
+// and, on the largest copy, the time from saving a post on the dev server to Chromium showing it. Timing depends on the machine and its load: a benchmark to
 // read (docs/performance.md), not a test.
 //
 //   npm run bench                          N = 250, 500, 1000; 3 rounds; the dev-server measure
@@ -17,6 +18,7 @@ import path from "node:path";
 import { copyProject, projectRoot, scriptArgs } from "../test/support/eleventy.ts";
 import { launch } from "../test/support/chromium.ts";
 import { startDevServer, waitForServer } from "../test/support/dev-server.ts";
+import { NOT_TEXT } from "../src/search.ts";
 import { addCorpus, minimalSite, post, postFile } from "./bench-corpus.ts";
 
 const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -42,14 +44,33 @@ const median = (values: number[]): number => {
 };
 
 
-/** One clean build in `cwd` (its _site removed first), measured by GNU time. */
+/** `argv` run in `cwd` by node under GNU time: wall, CPU (user + system, waited-for children included) and peak memory. */
+function timed(cwd: string, argv: string[]): Omit<Run, "pages"> {
+  const run = spawnSync(TIME, ["-f", "BENCH %e %U %S %M", process.execPath, ...argv], { cwd, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, ELEVENTY_ENV: "production" } });
+  const usage = run.stderr.match(/^BENCH (\S+) (\S+) (\S+) (\d+)$/m);
+  if (run.status !== 0 || !usage) throw new Error(`${argv.join(" ")} failed in ${cwd}:\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);
+  return { wall: Number(usage[1]), cpu: Number(usage[2]) + Number(usage[3]), peakMiB: Number(usage[4]) / 1024 };
+}
+
+/** One clean build in `cwd` (its _site removed first). */
 async function build(cwd: string, args: string[]): Promise<Run> {
   await rm(path.join(cwd, "_site"), { recursive: true, force: true });
-  const run = spawnSync(TIME, ["-f", "BENCH %e %U %S %M", process.execPath, ...args], { cwd, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, ELEVENTY_ENV: "production" } });
-  const usage = run.stderr.match(/^BENCH (\S+) (\S+) (\S+) (\d+)$/m);
-  if (run.status !== 0 || !usage) throw new Error(`build failed in ${cwd}:\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);
+  const usage = timed(cwd, args);
   const pages = (await readdir(path.join(cwd, "_site"), { recursive: true })).filter((f) => f.endsWith(".html")).length;
-  return { wall: Number(usage[1]), cpu: Number(usage[2]) + Number(usage[3]), peakMiB: Number(usage[4]) / 1024, pages };
+  return { ...usage, pages };
+}
+
+/**
+ * Pagefind alone on the pages a build of `cwd` wrote, with the build's own settings, into a
+ * throwaway folder: the share of our build that is the search index.
+ */
+function searchIndexAlone(cwd: string): Omit<Run, "pages"> {
+  const out = path.join(cwd, ".cache", "bench-search-index");
+  try {
+    return timed(cwd, [path.join(projectRoot, "node_modules/pagefind/lib/runner/bin.cjs"), "--site", "_site", "--output-path", out, ...NOT_TEXT.flatMap((selector) => ["--exclude-selectors", selector])]);
+  } finally {
+    spawnSync("rm", ["-rf", out]);
+  }
 }
 
 /** The Markdown files of the corpus, as the minimal site receives them. */
@@ -120,6 +141,8 @@ const minimalArgs = ["node_modules/@11ty/eleventy/cmd.cjs"];
 const rows: string[] = [];
 /** Median CPU seconds of our build, by size: the cost of each further post is the slope between sizes. */
 const cpuBySize = new Map<number, number>();
+/** What the search index and the site's own pages take of the target's budget, by size. */
+const shares: string[] = [];
 let largest: string | undefined;
 for (const size of SIZES) {
   const site = await copyProject();
@@ -132,12 +155,16 @@ for (const size of SIZES) {
     await build(site, ours);
     await build(minimal, minimalArgs);
     const runs = { ours: [] as Run[], minimal: [] as Run[] };
+    const search: Omit<Run, "pages">[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Alternating, and in turn first, so that neither always runs on a warmer machine.
       const order = round % 2 ? (["minimal", "ours"] as const) : (["ours", "minimal"] as const);
-      for (const which of order) runs[which].push(await build(which === "ours" ? site : minimal, which === "ours" ? ours : minimalArgs));
-      const [a, b] = [runs.ours.at(-1)!, runs.minimal.at(-1)!];
-      console.log(`  N=${size} round ${round + 1}: ours ${fmt(a.wall)} s (${fmt(a.cpu)} s CPU, ${fmt(a.peakMiB, 0)} MiB), minimal ${fmt(b.wall)} s (${fmt(b.cpu)} s CPU, ${fmt(b.peakMiB, 0)} MiB); load ${load()}`);
+      for (const which of order) {
+        runs[which].push(await build(which === "ours" ? site : minimal, which === "ours" ? ours : minimalArgs));
+        if (which === "ours") search.push(searchIndexAlone(site));
+      }
+      const [a, b, s] = [runs.ours.at(-1)!, runs.minimal.at(-1)!, search.at(-1)!];
+      console.log(`  N=${size} round ${round + 1}: ours ${fmt(a.wall)} s (${fmt(a.cpu)} s CPU, ${fmt(a.peakMiB, 0)} MiB; its search index alone ${fmt(s.wall)} s, ${fmt(s.cpu)} s CPU), minimal ${fmt(b.wall)} s (${fmt(b.cpu)} s CPU, ${fmt(b.peakMiB, 0)} MiB); load ${load()}`);
     }
     const m = (which: keyof typeof runs, key: keyof Run) => median(runs[which].map((r) => r[key]));
     const ratio = (key: "wall" | "cpu") => median(runs.ours.map((r, i) => r[key] / runs.minimal[i]![key]));
@@ -146,6 +173,9 @@ for (const size of SIZES) {
         `${fmt(median(runs.ours.map((r) => r.pages / r.wall)), 0)} / ${fmt(median(runs.minimal.map((r) => r.pages / r.wall)), 0)} | ${fmt(m("ours", "peakMiB"), 0)} / ${fmt(m("minimal", "peakMiB"), 0)} |`,
     );
     cpuBySize.set(size, m("ours", "cpu"));
+    const budget = TARGET.ratio * m("minimal", "wall");
+    const index = median(search.map((r) => r.wall));
+    shares.push(`N=${size}: the search index alone (Pagefind on our output) ${fmt(index)} s wall, ${fmt(median(search.map((r) => r.cpu)))} s CPU: ${fmt((100 * index) / budget, 0)}% of the ${fmt(budget)} s that ${TARGET.ratio}× the minimal build allows.`);
   } finally {
     await rm(minimal, { recursive: true, force: true });
     if (size === Math.max(...SIZES) && SERVE) largest = site;
@@ -162,6 +192,20 @@ const sizes = [...cpuBySize.keys()].sort((a, b) => a - b);
 for (let i = 1; i < sizes.length; i++) {
   const [a, b] = [sizes[i - 1]!, sizes[i]!];
   console.log(`Our CPU per further post, N ${a} → ${b}: ${fmt(((cpuBySize.get(b)! - cpuBySize.get(a)!) / (b - a)) * 1000, 1)} ms`);
+}
+
+for (const share of shares) console.log(share);
+// The fixed cost: the real site without a synthetic post, the same command.
+{
+  const site = await copyProject();
+  try {
+    await build(site, ours);
+    const runs: Run[] = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await build(site, ours));
+    console.log(`The real site alone (no synthetic post, ${runs[0]!.pages} pages): ${fmt(median(runs.map((r) => r.wall)))} s wall, ${fmt(median(runs.map((r) => r.cpu)))} s CPU, ${fmt(median(runs.map((r) => r.peakMiB)), 0)} MiB; load ${load()}.`);
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
 }
 
 if (largest) {

@@ -16,8 +16,8 @@ import { href, routes } from "./urls.ts";
 const SEARCH_SECTIONS = ["posts", "course", "publications"] as const;
 export type SearchSection = (typeof SEARCH_SECTIONS)[number];
 
-/** Parts of an indexed page that are navigation, not its text. */
-const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta"];
+/** Parts of an indexed page that are navigation, not its text (the benchmark indexes with them too). */
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta"];
 
 /** The attributes that put a page's main element in the index, under its section. */
 export const searchableAttributes = (section: SearchSection, lang: Lang): string => ` data-pagefind-body data-pagefind-filter="section:${t(lang, `nav.${section}`)}"`;
