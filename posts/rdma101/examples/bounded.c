@@ -9,7 +9,8 @@
  * come. When the submission queue is full the producer stops and helps the
  * pump: that is backpressure. The server receives into a few buffers,
  * reposts each one after use and returns credits by writing its running
- * count of reposted buffers into the client's memory.
+ * count of reposted buffers, modulo 256, into one byte of the client's
+ * memory.
  *
  * -x sq and -x cq show instead what the bookkeeping prevents: a post beyond
  * the send queue's capacity fails at once, and a CQ too small for the
@@ -39,7 +40,7 @@
 #define MSG 64          /* bytes in one request */
 #define SQ_DEPTH 32     /* send queue entries the client asks for */
 #define SIGNAL_EVERY 8  /* one SEND in 8 asks for a completion */
-#define MAX_CREDITS 64
+#define MAX_CREDITS 64  /* below 256: the client tells its outstanding requests from one byte */
 
 /*
  * A request on the wire: its number in bytes 0-7, big-endian, then byte 8, 1 for the last request.
@@ -70,7 +71,7 @@ struct flow {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	char *slots;              /* SQ_DEPTH send buffers */
-	volatile uint64_t *credit; /* the server writes its reposted count here, big-endian */
+	volatile uint8_t *credit; /* the server writes its reposted count here, modulo 256 */
 	int credits;              /* receive buffers the server started with */
 	uint64_t sent, retired;   /* SENDs posted; SENDs whose completion is in */
 	uint64_t *queue;          /* the bounded submission queue (a ring) */
@@ -119,7 +120,8 @@ static void pump(struct flow *f)
 			f->blocked = 's';
 			return;
 		}
-		if (f->sent - be64toh(*f->credit) == (uint64_t)f->credits) {
+		/* Requests the server has not reposted a buffer for: at most MAX_CREDITS, so 8 bits hold it. */
+		if ((uint8_t)(f->sent - *f->credit) == f->credits) {
 			f->no_credit += f->blocked != 'c'; /* every receive buffer of the server is taken */
 			f->blocked = 'c';
 			return;
@@ -259,12 +261,16 @@ static void overflow_cq(struct ibv_context *ctx, struct flow *f, const struct co
 	printf("polled %d completions for %d signalled WRITEs: %d are lost\n", got, n, n - got);
 }
 
-/* Return credits: WRITE our count of reposted buffers into the client's credit word. */
-static void return_credits(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t *count, uint64_t reposted,
+/*
+ * Return credits: WRITE our count of reposted buffers, modulo 256, into the client's credit byte.
+ * One byte, because the bytes of a longer WRITE may be placed in any order (lesson 2.9): the client
+ * could read a count half old, half new, and larger than either.
+ */
+static void return_credits(struct ibv_qp *qp, struct ibv_mr *mr, uint8_t *count, uint64_t reposted,
 			   const struct conn_info *peer)
 {
-	*count = htobe64(reposted); /* big-endian; a registered buffer, untouched until this WRITE completes */
-	struct ibv_sge sge = { .addr = (uintptr_t)count, .length = 8, .lkey = mr->lkey };
+	*count = (uint8_t)reposted; /* a registered buffer, untouched until this WRITE completes */
+	struct ibv_sge sge = { .addr = (uintptr_t)count, .length = 1, .lkey = mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = reposted, .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
 				  .wr.rdma = { .remote_addr = peer->addr, .rkey = peer->rkey } };
@@ -275,7 +281,7 @@ static void return_credits(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t *count
 static void serve(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, char *buf,
 		  int credits, const struct conn_info *peer, int sock)
 {
-	uint64_t *count = (uint64_t *)(buf + MAX_CREDITS * MSG);
+	uint8_t *count = (uint8_t *)(buf + MAX_CREDITS * MSG);
 	uint64_t expect = 0, reposted = 0, returned = 0;
 	long updates = 0;
 	int writing = 0, done = 0;
@@ -371,8 +377,8 @@ int main(int argc, char *argv[])
 
 	if (!pd)
 		die("ibv_alloc_pd");
-	/* Server: receive slots, then the count it writes. Client: send slots, then the credit word. */
-	size_t len = MAX_CREDITS * MSG + 8;
+	/* Server: receive slots, then the count it writes. Client: send slots, then the credit byte. */
+	size_t len = MAX_CREDITS * MSG + 1;
 	char *buf = alloc_buffer(len);
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 
@@ -413,14 +419,14 @@ int main(int argc, char *argv[])
 		printf("posted %d receive buffers: the client starts with %d credits\n", credits, credits);
 	}
 	/*
-	 * What each side tells the other: the client, where its credit word is;
+	 * What each side tells the other: the client, where its credit byte is;
 	 * the server, its receive area, whose length in messages is the number
 	 * of credits it grants (the -x demos WRITE into it, which is harmless).
 	 */
 	struct ibv_mr view = *mr;
 
 	view.addr = o.host ? buf + MAX_CREDITS * MSG : buf;
-	view.length = o.host ? 8 : (size_t)credits * MSG;
+	view.length = o.host ? 1 : (size_t)credits * MSG;
 	struct conn_info mine, peer;
 	int sock = connect_qp(qp, COURSE_IB_PORT, gid, &view, o.host, o.tcp_port, &mine, &peer);
 
@@ -428,7 +434,7 @@ int main(int argc, char *argv[])
 		serve(qp, cq, mr, buf, credits, &peer, sock);
 	} else if (!demo) {
 		struct flow f = { .qp = qp, .cq = cq, .mr = mr, .slots = buf, .depth = depth,
-				  .credit = (volatile uint64_t *)(buf + MAX_CREDITS * MSG),
+				  .credit = (volatile uint8_t *)(buf + MAX_CREDITS * MSG),
 				  .total = (uint64_t)total };
 
 		f.credits = (int)(peer.len / MSG);
