@@ -39,7 +39,7 @@ function shell(artefacts: LabArtefacts): void {
     { index: 1, network: { kind: "alone" }, kernel: artefacts.kernel, initramfs: artefacts.initramfs, cwd: process.cwd(), bin: artefacts.bin },
     { kind: "terminal", term: process.env.TERM, rows: process.stdout.rows, cols: process.stdout.columns },
   );
-  say("booting the VM (about 10 s; Ctrl-A x forces it off)");
+  say("booting the VM (about 5 s, longer on a busy machine; Ctrl-A x forces it off)");
   const qemu = spawn(QEMU, args, { stdio: "inherit" });
   qemu.on("exit", (code, signal) => {
     const status = code === null ? undefined : shellStatus(code);
@@ -93,7 +93,7 @@ async function runCommand(artefacts: LabArtefacts, words: string[]): Promise<num
 
 /** Two VMs on one wire; each line read starts a command in one of them. */
 async function pair(artefacts: LabArtefacts): Promise<number> {
-  say("booting two VMs on one wire (10 s or more)");
+  say("booting two VMs on one wire (5 s or more)");
   const lab = await bootLab({ vms: 2, wire: "udp" }, artefacts, say);
   const terminal = Boolean(process.stdin.isTTY);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal, prompt: "lab> " });
