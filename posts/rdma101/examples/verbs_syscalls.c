@@ -1,7 +1,8 @@
 /*
  * verbs_syscalls.c - RDMA 101, lesson 3.2.
  *
- * Calls each verb of a small RDMA WRITE program once, in order, and prints
+ * Calls the verbs of a small RDMA WRITE program in order (two WRITEs, each
+ * polled until its completion arrives; every other verb once), and prints
  * a line "== <verb>" before each. Run it under strace to see which verbs
  * enter the kernel and which run in the library alone: every system call
  * traced between two "==" lines belongs to the verb named by the first.
