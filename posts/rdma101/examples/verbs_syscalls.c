@@ -2,8 +2,8 @@
  * verbs_syscalls.c - RDMA 101, lesson 3.2.
  *
  * Calls the verbs of a small RDMA WRITE program in order (two WRITEs, each
- * polled until its completion arrives; every other verb once), and prints
- * a line "== <verb>" before each. Run it under strace to see which verbs
+ * polled until its completion arrives), and prints a line "== <verb>"
+ * before each step. Run it under strace to see which verbs
  * enter the kernel and which run in the library alone: every system call
  * traced between two "==" lines belongs to the verb named by the first.
  * The QP is connected to itself, so one process and one device suffice.
