@@ -11,7 +11,8 @@
  *   vanish  the server destroys its QP after connecting and exits; the client WRITEs
  *                                                   -> transport retry counter exceeded
  * Behind the failing request the client posts a SEND, and it has receives
- * posted: all of them come back as "Work Request Flushed Error".
+ * posted (except in local mode): all of them come back as "Work Request
+ * Flushed Error".
  * The client exits with status 1 (a work request failed), the server with 0.
  *
  * Build: gcc -std=c11 -Wall -Wextra -Werror -O2 break_it.c course.c -o break_it -libverbs
