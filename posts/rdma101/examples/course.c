@@ -459,7 +459,7 @@ void qp_to_rtr(struct ibv_qp *qp, uint8_t port, int gid_index,
 		attr.ah_attr.is_global = 1;
 		attr.ah_attr.grh.dgid = peer->gid;
 		attr.ah_attr.grh.sgid_index = (uint8_t)gid_index;
-		attr.ah_attr.grh.hop_limit = 64;    /* the IP TTL on RoCE v2 */
+		attr.ah_attr.grh.hop_limit = 64;    /* on RoCE v2 Linux puts the route's TTL here */
 		attr.ah_attr.grh.traffic_class = 0; /* the default class */
 	}
 	int rc = ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
