@@ -5,8 +5,8 @@
 // alternation with it, several rounds. It prints wall and CPU time, pages per second and peak memory
 // (GNU time), the medians of the ratios ours/minimal, the share of our build that is the search index
 // (Pagefind run alone on our output) and the real site's own cost (built without a synthetic post),
-// and, on the largest copy, the time from saving a post on the dev server to Chromium showing it. Timing depends on the machine and its load: a benchmark to
-// read (docs/performance.md), not a test.
+// and, on the largest copy, the time from saving a post on the dev server to Chromium showing it.
+// Timing depends on the machine and its load: a benchmark to read (docs/performance.md), not a test.
 //
 //   npm run bench                          N = 250, 500, 1000; 3 rounds; the dev-server measure
 //   npm run bench -- --posts=100 --rounds=1 --no-serve     a quick run
@@ -64,12 +64,12 @@ async function build(cwd: string, args: string[]): Promise<Run> {
  * Pagefind alone on the pages a build of `cwd` wrote, with the build's own settings, into a
  * throwaway folder: the share of our build that is the search index.
  */
-function searchIndexAlone(cwd: string): Omit<Run, "pages"> {
+async function searchIndexAlone(cwd: string): Promise<Omit<Run, "pages">> {
   const out = path.join(cwd, ".cache", "bench-search-index");
   try {
     return timed(cwd, [path.join(projectRoot, "node_modules/pagefind/lib/runner/bin.cjs"), "--site", "_site", "--output-path", out, ...NOT_TEXT.flatMap((selector) => ["--exclude-selectors", selector])]);
   } finally {
-    spawnSync("rm", ["-rf", out]);
+    await rm(out, { recursive: true, force: true });
   }
 }
 
@@ -161,7 +161,7 @@ for (const size of SIZES) {
       const order = round % 2 ? (["minimal", "ours"] as const) : (["ours", "minimal"] as const);
       for (const which of order) {
         runs[which].push(await build(which === "ours" ? site : minimal, which === "ours" ? ours : minimalArgs));
-        if (which === "ours") search.push(searchIndexAlone(site));
+        if (which === "ours") search.push(await searchIndexAlone(site));
       }
       const [a, b, s] = [runs.ours.at(-1)!, runs.minimal.at(-1)!, search.at(-1)!];
       console.log(`  N=${size} round ${round + 1}: ours ${fmt(a.wall)} s (${fmt(a.cpu)} s CPU, ${fmt(a.peakMiB, 0)} MiB; its search index alone ${fmt(s.wall)} s, ${fmt(s.cpu)} s CPU), minimal ${fmt(b.wall)} s (${fmt(b.cpu)} s CPU, ${fmt(b.peakMiB, 0)} MiB); load ${load()}`);
