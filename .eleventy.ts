@@ -63,7 +63,7 @@ export default function (config: UserConfig) {
 
   // The repository root is the input; these are project files, not pages. Lab records (RDMA 101
   // run manifests and transcripts) are data for lessons, not pages.
-  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/dev/**", "src/types/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
+  for (const ignored of ["README.md", "docs/**", "src/*.ts", "src/dev/**", "src/i18n/**", "test/**", "scripts/**", ".ci/**", "node_modules/**", "posts/rdma101/labs/**"]) {
     config.ignores.add(ignored);
   }
 }

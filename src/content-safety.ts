@@ -166,19 +166,21 @@ const ID_REFERENCES = new Set(["for", "headers", "list", "form", "popovertarget"
 
 /**
  * An HTML fragment with each address its tags link to or load (as `targetsOf` finds them) passed
- * through `rewrite.url`, and each id, and each reference to one, through `rewrite.id`; the rest stays
- * as written. An address is rewritten as the browser reads it (references decoded), and written
- * back escaped only if the rewrite changed it.
+ * through `rewrite.url`, with the name of the element that holds it, and each id, and each reference
+ * to one, through `rewrite.id`; the rest stays as written. An address is rewritten as the browser
+ * reads it (references decoded), and written back escaped only if the rewrite changed it.
  */
-export function rewriteLinks(html: string, rewrite: { url(url: string): string; id(id: string): string }): string {
+export function rewriteLinks(html: string, rewrite: { url(url: string, element: string): string; id(id: string): string }): string {
+  let element = "";
   const url = (written: string): string => {
     const read = decoded(written);
-    const rewritten = rewrite.url(read);
+    const rewritten = rewrite.url(read, element);
     return rewritten === read ? written : escapeHtml(rewritten);
   };
   let out = "";
   let done = 0;
   for (const tag of tagsOf(html)) {
+    element = tag.name;
     for (const { name, value, at } of tag.attributes) {
       let written: string;
       if (name === "id") written = rewrite.id(value);

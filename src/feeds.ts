@@ -2,7 +2,7 @@
 // JSON Feed) and the course's (Atom). Sections add their feeds here; one template writes them all
 // (src/pages/feed.njk). Content is the full post or lesson with absolute URLs.
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { convertHtmlToAbsoluteUrls } from "@11ty/eleventy-plugin-rss";
+import { rewriteLinks } from "./content-safety.ts";
 import type { CollectionApi, CollectionItem } from "./content.ts";
 import { t } from "./i18n.ts";
 import type { Lang } from "./languages.ts";
@@ -92,6 +92,26 @@ export function feedHtml(html: string): string {
   return out;
 }
 
+/** Elements whose address a feed reader follows or loads; others (an inline SVG's <use>) point within the entry. */
+const ADDRESS_ELEMENTS = new Set(["a", "area", "img", "source", "audio", "video", "track"]);
+
+/** `url` read against `base`, as a browser reads it, or as written if it is no URL at all. */
+function resolved(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * An entry's HTML with the addresses of its links, images and media made absolute against the
+ * entry's own URL: feed readers show it away from the page, where a site path or a fragment
+ * alone would lead nowhere.
+ */
+export const absoluteLinks = (html: string, base: string): string =>
+  rewriteLinks(html, { url: (url, element) => (ADDRESS_ELEMENTS.has(element) ? resolved(url, base) : url), id: (id) => id });
+
 export default function feeds(config: UserConfig): void {
   config.addCollection("feedList", (api: CollectionApi) => [...sections.values()].flatMap((feedsOf) => feedsOf(api)));
   // A section's feeds (in one language), and those a page offers for autodiscovery.
@@ -99,11 +119,11 @@ export default function feeds(config: UserConfig): void {
   config.addFilter("feedsFor", (all: Feed[], path: string, lang: Lang) => all.filter((f) => (f.section === "blog" && f.lang === lang) || (f.section === "course" && path.startsWith(f.home))));
   config.addFilter("feedTitle", feedTitle);
   // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
-  const converted = new Map<string, Promise<string>>();
+  const converted = new Map<string, string>();
   config.on("eleventy.before", () => converted.clear());
-  config.addNunjucksAsyncFilter("absoluteHtml", (html: string, base: string, done: (e: unknown, out?: string) => void) => {
-    if (!converted.has(base)) converted.set(base, convertHtmlToAbsoluteUrls(feedHtml(html), base));
-    converted.get(base)!.then((out) => done(null, out), done);
+  config.addFilter("absoluteHtml", (html: string, base: string) => {
+    if (!converted.has(base)) converted.set(base, absoluteLinks(feedHtml(html), base));
+    return converted.get(base)!;
   });
   config.addFilter("newest", <T>(list: T[], n = FEED_SIZE) => list.slice(0, n));
   config.addGlobalData("feedSize", FEED_SIZE);

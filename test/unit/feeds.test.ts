@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import katex from "katex";
-import feeds, { FEED_SIZE, feedHtml, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
+import feeds, { absoluteLinks, FEED_SIZE, feedHtml, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
 import { registeredFunction } from "../support/config.ts";
 
 type Dated = { date: Date; updated?: Date };
@@ -29,6 +29,19 @@ describe("feed content", () => {
     expect(feedHtml(`<figure>${figure}<figcaption>c</figcaption></figure>`)).toBe('<figure><img src="/figures/a-1234.svg" alt="Two boxes &amp; an arrow"><figcaption>c</figcaption></figure>');
     // An SVG that is not a published figure stays as it is.
     expect(feedHtml('<svg viewBox="0 0 1 1"><rect/></svg>')).toBe('<svg viewBox="0 0 1 1"><rect/></svg>');
+  });
+
+  it("makes links, images and media absolute against the entry's address, and leaves the rest as written", () => {
+    const base = "https://example.org/blog/post/";
+    expect(absoluteLinks('<p><a href="/rdma101/">c</a> <a href="#sc-x">x</a> <a href="../other/?a=1&amp;b=2">o</a></p>', base)).toBe(
+      '<p><a href="https://example.org/rdma101/">c</a> <a href="https://example.org/blog/post/#sc-x">x</a> <a href="https://example.org/blog/other/?a=1&amp;b=2">o</a></p>',
+    );
+    expect(absoluteLinks('<picture><source srcset="/img/a.avif 400w, /img/b.avif 800w"><img src="/img/a.png" alt=""></picture>', base)).toBe(
+      '<picture><source srcset="https://example.org/img/a.avif 400w, https://example.org/img/b.avif 800w"><img src="https://example.org/img/a.png" alt=""></picture>',
+    );
+    // Other sites, ids and an inline drawing's references to its own parts stay as they are.
+    const kept = '<a href="https://github.com/x">g</a><h2 id="sc-a">A</h2><svg><use href="#arrow"/></svg>';
+    expect(absoluteLinks(kept, base)).toBe(kept);
   });
 });
 
