@@ -81,8 +81,8 @@ static struct ibv_mr *register_gpu(struct ibv_pd *pd, void *ptr, size_t len, int
 	 * NVIDIA's GPUDirect RDMA guide asks for this on GPU memory pinned for a
 	 * peer without P2P tokens, as nvidia-peermem pins it; this program sets it
 	 * for the dma-buf path too, which the guide does not cover. Synchronous
-	 * CUDA copies into the whole allocation then finish before they return
-	 * (lesson 5.3).
+	 * CUDA memory operations on any part of the allocation then complete
+	 * before they return (lesson 5.3).
 	 */
 	rc = set_pointer_attribute(&sync_memops, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
 				   (CUdeviceptr)(uintptr_t)ptr);
