@@ -71,10 +71,25 @@ static struct ibv_mr *register_gpu(struct ibv_pd *pd, void *ptr, size_t len, int
 	PFN_cuDeviceGetAttribute_v2000 get_attribute = driver_fn("cuDeviceGetAttribute");
 	PFN_cuMemGetHandleForAddressRange_v11070 get_handle =
 		driver_fn("cuMemGetHandleForAddressRange");
+	PFN_cuPointerSetAttribute_v6000 set_pointer_attribute = driver_fn("cuPointerSetAttribute");
+	const unsigned int sync_memops = 1;
 	CUdevice device;
 	CUresult rc;
 	int dmabuf = 0, p2p = 0, fd = -1;
 
+	/*
+	 * NVIDIA's GPUDirect RDMA guide asks for this on GPU memory pinned for a
+	 * peer without P2P tokens, as nvidia-peermem pins it; this program sets it
+	 * for the dma-buf path too, which the guide does not cover. Synchronous
+	 * CUDA memory operations on any part of the allocation then complete
+	 * before they return (lesson 5.3).
+	 */
+	rc = set_pointer_attribute(&sync_memops, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+				   (CUdeviceptr)(uintptr_t)ptr);
+	if (rc != CUDA_SUCCESS) {
+		fprintf(stderr, "cuPointerSetAttribute(SYNC_MEMOPS): CUresult %d\n", (int)rc);
+		exit(1);
+	}
 	if (get_device(&device, cuda_dev) != CUDA_SUCCESS ||
 	    get_attribute(&dmabuf, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, device) != CUDA_SUCCESS)
 		dmabuf = 0;
