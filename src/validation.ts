@@ -2,8 +2,17 @@
 import path from "node:path";
 import type { z } from "zod";
 
-/** A file's path as the author knows it: relative to the project, with forward slashes. */
-export const relativeFile = (file: string): string => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join("/");
+const relativeFiles = new Map<string, string>();
+/**
+ * A file's path as the author knows it: relative to the project, with forward slashes. Remembered,
+ * as Markdown rules ask it again for every link and heading of a page.
+ */
+export function relativeFile(file: string): string {
+  const key = `${process.cwd()}\0${file}`;
+  let relative = relativeFiles.get(key);
+  if (relative === undefined) relativeFiles.set(key, (relative = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join("/")));
+  return relative;
+}
 
 /** What an error says, whatever was thrown. */
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
