@@ -68,6 +68,9 @@ function elementEnd(html: string, start: number, tag: string): number {
   return html.length;
 }
 
+/** Where KaTeX's visual copy of a formula starts (its MathML copy precedes it). */
+const KATEX_HTML = '<span class="katex-html"';
+
 /** An attribute's value in an opening tag, or "". */
 const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1] ?? "";
 
@@ -79,17 +82,21 @@ const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name
  * inline SVG.
  */
 export function feedHtml(html: string): string {
-  let out = html
+  const out = html
     .replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "")
     .replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ""))
     .replace(/(<svg\b[^>]*>)[\s\S]*?<\/svg>/g, (svg, open: string) => {
       const file = attribute(open, "data-file");
       return file ? `<img src="${file}" alt="${attribute(open, "aria-label")}">` : svg;
     });
-  for (let at = out.indexOf('<span class="katex-html"'); at !== -1; at = out.indexOf('<span class="katex-html"', at)) {
-    out = out.slice(0, at) + out.slice(elementEnd(out, at, "span"));
+  // The text between the visual copies, joined once (cutting them out one by one copies a lesson per formula).
+  const kept: string[] = [];
+  let done = 0;
+  for (let at = out.indexOf(KATEX_HTML); at !== -1; at = out.indexOf(KATEX_HTML, done)) {
+    kept.push(out.slice(done, at));
+    done = elementEnd(out, at, "span");
   }
-  return out;
+  return kept.length ? [...kept, out.slice(done)].join("") : out;
 }
 
 /** Elements whose address a feed reader follows or loads; others (an inline SVG's <use>) point within the entry. */
