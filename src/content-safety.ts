@@ -171,8 +171,7 @@ const ID_REFERENCES = new Set(["for", "headers", "list", "form", "popovertarget"
  * reads it (references decoded), and written back escaped only if the rewrite changed it.
  */
 export function rewriteLinks(html: string, rewrite: { url(url: string, element: string): string; id(id: string): string }): string {
-  let element = "";
-  const url = (written: string): string => {
+  const url = (written: string, element: string): string => {
     const read = decoded(written);
     const rewritten = rewrite.url(read, element);
     return rewritten === read ? written : escapeHtml(rewritten);
@@ -180,13 +179,12 @@ export function rewriteLinks(html: string, rewrite: { url(url: string, element: 
   let out = "";
   let done = 0;
   for (const tag of tagsOf(html)) {
-    element = tag.name;
     for (const { name, value, at } of tag.attributes) {
       let written: string;
       if (name === "id") written = rewrite.id(value);
       else if (ID_REFERENCES.has(name)) written = value.replace(/\S+/g, (id) => rewrite.id(id));
-      else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, address: string) => `${comma}${space}${url(address)}`);
-      else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, address: string, after: string) => `${before}${url(address)}${after}`);
+      else if (name === "srcset") written = value.replace(SRCSET_URL, (_all, comma: string, space: string, address: string) => `${comma}${space}${url(address, tag.name)}`);
+      else if (TARGET_ATTRIBUTES.has(name)) written = value.replace(/^(\s*)([\s\S]*?)(\s*)$/, (_all, before: string, address: string, after: string) => `${before}${url(address, tag.name)}${after}`);
       else continue;
       out += html.slice(done, at) + written;
       done = at + value.length;
