@@ -68,7 +68,11 @@ int main(int argc, char *argv[])
 	struct ibv_pd *pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		die("ibv_alloc_pd");
-	/* One CQ may serve every queue of every QP. */
+	/*
+	 * One CQ may serve every queue of every QP. Nothing is posted here, so
+	 * 16 entries will do; QPs that post need room for every completion their
+	 * queues can have outstanding (lesson 2.2).
+	 */
 	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");
