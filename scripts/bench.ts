@@ -18,7 +18,7 @@ import path from "node:path";
 import { copyProject, projectRoot, scriptArgs } from "../test/support/eleventy.ts";
 import { launch } from "../test/support/chromium.ts";
 import { startDevServer, waitForServer } from "../test/support/dev-server.ts";
-import { NOT_TEXT } from "../src/search.ts";
+import { globOf, NOT_TEXT } from "../src/search.ts";
 import { addCorpus, minimalSite, post, postFile } from "./bench-corpus.ts";
 
 const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -62,12 +62,19 @@ async function build(cwd: string, args: string[]): Promise<Run> {
 
 /**
  * Pagefind alone on the pages a build of `cwd` wrote, with our build's settings, into a throwaway
- * folder: for our copy, the share of the build that is the search index.
+ * folder: for our copy, the share of the build that is the search index. Like the build, it reads
+ * only the pages marked for the index; the minimal site marks none, so all of its pages.
  */
 async function searchIndexAlone(cwd: string): Promise<Omit<Run, "pages">> {
   const out = path.join(cwd, ".cache", "bench-search-index");
+  const site = path.join(cwd, "_site");
+  const marked = [];
+  for (const file of (await readdir(site, { recursive: true })).filter((f) => f.endsWith(".html"))) {
+    if ((await readFile(path.join(site, file), "utf8")).includes("data-pagefind-body")) marked.push(file.split(path.sep).join("/"));
+  }
+  const only = marked.length > 0 ? ["--glob", globOf(marked)] : [];
   try {
-    return timed(cwd, [path.join(projectRoot, "node_modules/pagefind/lib/runner/bin.cjs"), "--site", "_site", "--output-path", out, ...NOT_TEXT.flatMap((selector) => ["--exclude-selectors", selector])]);
+    return timed(cwd, [path.join(projectRoot, "node_modules/pagefind/lib/runner/bin.cjs"), "--site", "_site", ...only, "--output-path", out, ...NOT_TEXT.flatMap((selector) => ["--exclude-selectors", selector])]);
   } finally {
     await rm(out, { recursive: true, force: true });
   }

@@ -28,14 +28,27 @@ export const noScriptHtml = (lang: Lang): string =>
 
 const PREBUILT_UI = /^pagefind-(?:ui|component-ui|modular-ui|highlight)\.(?:js|css)$/;
 
-/** Indexes the built site in `outDir`, writing the index and Pagefind's scripts beside the pages. */
-async function writeSearchIndex(outDir: string): Promise<void> {
+/**
+ * A glob of exactly these files, for Pagefind to read no page it would not index (it would parse
+ * every page to find out: about a second at 1,000 posts, most of it the course's print page).
+ */
+export function globOf(files: Iterable<string>): string {
+  const list = [...files].sort();
+  // pageProblems() and the schemas keep addresses to these characters, none of which a glob reads.
+  const odd = list.find((file) => !/^[A-Za-z0-9._/-]+$/.test(file));
+  if (odd) throw new Error(`search index: ${odd}: has a character Pagefind's glob would read`);
+  return `{${list.join(",")}}`;
+}
+
+/** Indexes the given pages (relative to `outDir`), writing the index and Pagefind's scripts beside them. */
+async function writeSearchIndex(outDir: string, pages: Set<string>): Promise<void> {
   try {
+    if (pages.size === 0) throw new Error("search index: no page is marked searchable");
     const { index, errors } = await createIndex({ excludeSelectors: NOT_TEXT });
     if (!index) throw new Error(`search index: ${errors.join("; ")}`);
-    const added = await index.addDirectory({ path: outDir });
+    const added = await index.addDirectory({ path: outDir, glob: globOf(pages) });
     if (added.errors.length > 0) throw new Error(`search index: ${added.errors.join("; ")}`);
-    if (added.page_count === 0) throw new Error("search index: no page is marked data-pagefind-body");
+    if (added.page_count !== pages.size) throw new Error(`search index: ${added.page_count} of the ${pages.size} searchable pages were indexed`);
     const written = await index.writeFiles({ outputPath: path.join(outDir, routes.searchIndex()) });
     if (written.errors.length > 0) throw new Error(`search index: ${written.errors.join("; ")}`);
     // The search page has its own interface: Pagefind's ready-made ones are not shipped.
@@ -46,10 +59,20 @@ async function writeSearchIndex(outDir: string): Promise<void> {
 }
 
 export default function search(config: UserConfig): void {
-  config.addFilter("searchable", searchableAttributes);
+  /** The output files of the pages rendered as searchable in this build, relative to the output folder. */
+  const searchablePages = new Set<string>();
+  let outputDir = ".";
+  config.on("eleventy.before", ({ directories }: { directories: { output: string } }) => {
+    searchablePages.clear();
+    outputDir = directories.output;
+  });
+  config.addFilter("searchable", function (this: { page: { outputPath: string | false } }, section: SearchSection, lang: Lang) {
+    if (this.page.outputPath) searchablePages.add(path.relative(outputDir, this.page.outputPath).split(path.sep).join("/"));
+    return searchableAttributes(section, lang);
+  });
   config.addFilter("searchNoScript", noScriptHtml);
   config.addGlobalData("searchSections", SEARCH_SECTIONS);
   config.on("eleventy.after", async ({ directories, runMode }: { directories: { output: string }; runMode: string }) => {
-    if (runMode !== "serve") await writeSearchIndex(directories.output);
+    if (runMode !== "serve") await writeSearchIndex(directories.output, searchablePages);
   });
 }

@@ -1,7 +1,7 @@
 import { JSDOM } from "jsdom";
 import { afterEach, describe, expect, it } from "vitest";
 import { pluralForms } from "../../src/i18n.ts";
-import { noScriptHtml, searchableAttributes } from "../../src/search.ts";
+import { globOf, noScriptHtml, searchableAttributes } from "../../src/search.ts";
 import { setPathPrefix } from "../../src/urls.ts";
 import { errorOf } from "../support/errors.ts";
 
@@ -22,6 +22,11 @@ describe("search", () => {
       ["RDMA 101", "/repo/rdma101/"],
       ["论文", "/repo/zh/publications/"],
     ]);
+  });
+
+  it("hands Pagefind a glob of exactly the searchable pages, refusing a path a glob would misread", () => {
+    expect(globOf(["zh/posts/b/index.html", "posts/a/index.html"])).toBe("{posts/a/index.html,zh/posts/b/index.html}");
+    expect(errorOf(() => globOf(["posts/a/index.html", "posts/{b,c}/index.html"]))).toBe("search index: posts/{b,c}/index.html: has a character Pagefind's glob would read");
   });
 
   it("hands the browser a plural string's forms for the page's language, placeholders unfilled", () => {
