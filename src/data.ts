@@ -22,6 +22,12 @@ const dataSchemas: Record<string, z.ZodType> = {
   lookup: lookupSchema,
 };
 
+/**
+ * Site fields a build may set from the environment, checked like the file: the origin of a build
+ * for another address (a preview, a project page), and the source repository a deploy knows.
+ */
+const SITE_OVERRIDES = { url: "SITE_URL", source: "SITE_SOURCE" } as const;
+
 export function loadYamlData(contents: string, filePath: string): unknown {
   const file = relativeFile(filePath);
   const value = readYaml(contents, file);
@@ -29,9 +35,12 @@ export function loadYamlData(contents: string, filePath: string): unknown {
   if (!file.startsWith("_data/")) return value;
   const schema = dataSchemas[name];
   if (!schema) throw contentError([`${file}: (file): no schema for this data file; add one in src/schemas.ts`]);
-  // A build for another address (a preview, a project page) sets SITE_URL; it is checked like the file.
-  if (name === "site" && process.env.SITE_URL) {
-    return validate(schema, { ...(value as object), url: process.env.SITE_URL }, `${file} (url from SITE_URL)`);
+  if (name === "site") {
+    const overrides = Object.entries(SITE_OVERRIDES).filter(([, variable]) => process.env[variable]);
+    if (overrides.length > 0) {
+      const fields = Object.fromEntries(overrides.map(([field, variable]) => [field, process.env[variable]]));
+      return validate(schema, { ...(value as object), ...fields }, `${file} (${overrides.map(([field, variable]) => `${field} from ${variable}`).join(", ")})`);
+    }
   }
   return validate(schema, value, file);
 }

@@ -78,6 +78,8 @@ export const siteSchema = z.strictObject({
   /** The header's sections, by route; their labels are UI strings (nav.<route>). */
   navigation: z.array(routeName(["home", "posts", "course", "publications", "search", "subscribe"])).min(1),
   timezone: z.string().refine((zone) => IANAZone.isValidZone(zone), "must be an IANA time zone such as Asia/Shanghai"),
+  /** Where the site's public source lives (RDMA 101's lab is part of it); a build may name it with SITE_SOURCE. */
+  source: httpsUrl.optional(),
 });
 
 // _data/profile.yaml

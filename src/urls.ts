@@ -38,6 +38,8 @@ export const routes = {
   tag: (lang: Lang, tag: string, page = 1) => paged(`${root(lang)}tags/${tag}/`, page),
   archives: (lang: Lang = DEFAULT_LANGUAGE) => `${root(lang)}archives/`,
   subscribe: (lang: Lang = DEFAULT_LANGUAGE) => `${root(lang)}subscribe/`,
+  /** Where the site's source is, RDMA 101's lab with it. */
+  source: (lang: Lang = DEFAULT_LANGUAGE) => `${root(lang)}source/`,
   search: (lang: Lang = DEFAULT_LANGUAGE) => `${root(lang)}search/`,
   publications: (lang: Lang = DEFAULT_LANGUAGE) => `${root(lang)}publications/`,
   publication: (lang: Lang, slug: string) => `${root(lang)}publications/${slug}/`,
@@ -88,6 +90,7 @@ export const pageRoutes: Partial<Record<RouteName, (lang: Lang) => string>> = {
   tags: routes.tags,
   archives: routes.archives,
   subscribe: routes.subscribe,
+  source: routes.source,
   search: routes.search,
   publications: routes.publications,
   course: () => routes.course(),
@@ -107,7 +110,7 @@ const TRANSLATED_SECTIONS: { test: RegExp; home: (lang: Lang) => string }[] = [
   { test: /^\/(?:posts|tags|archives)\//, home: routes.posts },
   // A paper's page exists once, in English as published; the list of papers exists in every language.
   { test: /^\/publications\//, home: routes.publications },
-  { test: /^\/(?:$|subscribe\/|search\/)/, home: routes.home },
+  { test: /^\/(?:$|subscribe\/|source\/|search\/)/, home: routes.home },
 ];
 
 /** The language a site path belongs to, by its first segment. */

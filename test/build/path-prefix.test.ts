@@ -10,12 +10,12 @@ import { build } from "../support/eleventy.ts";
 import { checkReferences } from "../support/links.ts";
 import { builtFiles } from "../support/site.ts";
 
-const site = { origin: "https://user.github.io", prefix: "/repo/" };
+const site = { origin: "https://user.github.io", prefix: "/repo/", source: "https://github.com/user/repo" };
 let out: string;
 
 beforeAll(async () => {
   out = await mkdtemp(path.join(tmpdir(), "site-prefix-"));
-  const result = await build({ outDir: out, args: [`--pathprefix=${site.prefix}`], env: { SITE_URL: site.origin } });
+  const result = await build({ outDir: out, args: [`--pathprefix=${site.prefix}`], env: { SITE_URL: site.origin, SITE_SOURCE: site.source } });
   if (result.code !== 0) throw new Error(result.output);
 }, 180_000);
 afterAll(() => rm(out, { recursive: true, force: true }));
@@ -36,5 +36,15 @@ describe(`a build under ${site.origin}${site.prefix}`, () => {
     const feed = readFileSync(path.join(out, "feed.xml"), "utf8");
     expect(feed).toContain('<link href="https://user.github.io/repo/feed.xml" rel="self"');
     expect(readFileSync(path.join(out, "robots.txt"), "utf8")).toContain("Sitemap: https://user.github.io/repo/sitemap.xml");
+  });
+
+  it("links its source where the deploy names it: from the footer to the source page, and from there to the repository and the lab's lesson", () => {
+    const page = (file: string) => new JSDOM(readFileSync(path.join(out, file), "utf8")).window.document;
+    for (const [file, lang] of [["index.html", ""], ["posts/index.html", ""], ["zh/index.html", "zh/"]] as const) {
+      const footerLinks = [...page(file).querySelectorAll(".site-footer a")].map((a) => a.getAttribute("href"));
+      expect(footerLinks, file).toContain(`/repo/${lang}source/`);
+    }
+    const links = [...page("source/index.html").querySelectorAll("main a")].map((a) => a.getAttribute("href"));
+    expect(links).toEqual([site.source, "/repo/rdma101/getting-started/setting-up/"]);
   });
 });

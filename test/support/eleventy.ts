@@ -24,10 +24,12 @@ export interface BuildResult {
 
 export function build(options: { cwd?: string; outDir: string; env?: Record<string, string>; args?: string[] }): Promise<BuildResult> {
   const cwd = options.cwd ?? projectRoot;
+  // A deployment's settings in the shell that runs the tests must not reach a build they did not ask for.
+  const { SITE_URL: _url, SITE_SOURCE: _source, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...scriptArgs("build"), `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
       cwd,
-      env: { ...process.env, ELEVENTY_ENV: "production", ...options.env },
+      env: { ...inherited, ELEVENTY_ENV: "production", ...options.env },
     });
     let output = "";
     child.stdout.on("data", (d) => (output += d));

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
 import { loadYamlData } from "../../src/data.ts";
 
 describe("loadYamlData", () => {
@@ -14,5 +15,18 @@ describe("loadYamlData", () => {
 
   it("reports YAML syntax errors with the file", () => {
     expect(() => loadYamlData("name: [unclosed", "_data/profile.yaml")).toThrow(/^_data\/profile\.yaml: \(syntax\): /);
+  });
+
+  it("takes the site's origin and source from the environment where a build sets them, checked like the file", () => {
+    const site = readFileSync("_data/site.yaml", "utf8");
+    vi.stubEnv("SITE_URL", "https://user.github.io");
+    vi.stubEnv("SITE_SOURCE", "https://github.com/user/repo");
+    try {
+      expect(loadYamlData(site, "_data/site.yaml")).toMatchObject({ url: "https://user.github.io", source: "https://github.com/user/repo" });
+      vi.stubEnv("SITE_SOURCE", "http://github.com/user/repo");
+      expect(() => loadYamlData(site, "_data/site.yaml")).toThrow("_data/site.yaml (url from SITE_URL, source from SITE_SOURCE): source: must be an https:// URL");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
