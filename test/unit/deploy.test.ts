@@ -46,6 +46,12 @@ describe("the GitHub Pages workflow", () => {
     expect(siteSchema.shape.url.safeParse(siteUrl).success).toBe(true);
   });
 
+  it("names the repository as the site's source, unless it is private", () => {
+    const source = buildStep.env!.SITE_SOURCE!;
+    expect(source).toMatch(/!\s*github\.event\.repository\.private\s*&&/);
+    expect(source).toMatch(/github\.server_url\b.*github\.repository\b/);
+  });
+
   it("publishes the build's output folder", () => {
     const upload = steps.find((s) => s.uses?.startsWith("actions/upload-pages-artifact@"))!;
     expect(upload.with!.path!.replace(/\/$/, "")).toBe(config.dir.output);
