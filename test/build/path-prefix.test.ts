@@ -38,13 +38,13 @@ describe(`a build under ${site.origin}${site.prefix}`, () => {
     expect(readFileSync(path.join(out, "robots.txt"), "utf8")).toContain("Sitemap: https://user.github.io/repo/sitemap.xml");
   });
 
-  it("links its source where the deploy names it: from the footer to the source page, and from there to the repository and the lab's lesson", () => {
+  it("links its source where the deploy names it: from the footer to the source page, and from there to the repository and the course's labs page", () => {
     const page = (file: string) => new JSDOM(readFileSync(path.join(out, file), "utf8")).window.document;
     for (const [file, lang] of [["index.html", ""], ["posts/index.html", ""], ["zh/index.html", "zh/"]] as const) {
       const footerLinks = [...page(file).querySelectorAll(".site-footer a")].map((a) => a.getAttribute("href"));
       expect(footerLinks, file).toContain(`/repo/${lang}source/`);
     }
     const links = [...page("source/index.html").querySelectorAll("main a")].map((a) => a.getAttribute("href"));
-    expect(links).toEqual([site.source, "/repo/rdma101/getting-started/setting-up/"]);
+    expect(links).toEqual([site.source, "/repo/rdma101/labs/"]);
   });
 });
