@@ -7,10 +7,9 @@ import { LAB_COMMANDS } from "../../src/course-labs.ts";
 import { loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
 import { labAnchor } from "../../src/urls.ts";
-import { fileFor, loadPage } from "../support/site.ts";
+import { fileFor, lessonUrls, loadPage } from "../support/site.ts";
 
 const home = () => loadPage("/rdma101/");
-const lessonUrls = () => [...home().querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
 const idsOf = (root: ParentNode) => [...root.querySelectorAll("[id]")].map((el) => el.id);
 
 describe("RDMA 101 on one page, for print", () => {

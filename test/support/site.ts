@@ -53,3 +53,13 @@ export function samplePages(urls: string[]): string[] {
     return true;
   });
 }
+
+/**
+ * The course's lessons in order, as its syllabus links them. Never empty: a check that loops over
+ * them must not pass because a changed template left nothing to loop over.
+ */
+export function lessonUrls(): string[] {
+  const urls = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
+  if (urls.length === 0) throw new Error("/rdma101/ links no lesson (.syllabus-lessons a): nothing to check");
+  return urls;
+}
