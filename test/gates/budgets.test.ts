@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { INLINE_SCRIPTS } from "../../src/security.ts";
 import { scriptsIn } from "../support/scripts.ts";
-import { builtFiles, fileFor, loadPage, readPage } from "../support/site.ts";
+import { builtFiles, fileFor, loadPage } from "../support/site.ts";
 
 const KB = 1024;
 const gzipSize = (url: string) => gzipSync(readFileSync(fileFor(url)), { level: 9 }).length;
@@ -67,7 +67,10 @@ describe("budgets", () => {
     ]);
   });
 
-  it("serves the math stylesheet only to pages with math", () => {
-    expect(readPage("/")).not.toContain("katex.css");
+  it("serves the math stylesheet only to pages with math, and to every one of them", async () => {
+    const pages = (await builtFiles()).filter((f) => f.endsWith(".html"));
+    const withMath = pages.filter((file) => readFileSync(file, "utf8").includes('class="katex"'));
+    expect(withMath.length, "pages with math").toBeGreaterThan(0);
+    expect(pages.filter((file) => /<link[^>]+href="\/css\/katex\.css/.test(readFileSync(file, "utf8")))).toEqual(withMath);
   });
 });
