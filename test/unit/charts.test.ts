@@ -154,7 +154,8 @@ describe("the drawing", () => {
   it("takes every colour from currentColor and the site's figure classes", () => {
     expect(svg).not.toMatch(/#[0-9a-f]{3,6}\b|rgb\(|hsl\(|<style|\sid=/i);
     const classes = new Set([...root.querySelectorAll("[class]")].flatMap((e) => e.getAttribute("class")!.split(" ")));
-    for (const c of classes) expect(["accent", "muted"]).toContain(c);
+    // Both classes, and no other: the loop alone would pass a drawing with no class at all.
+    expect([...classes].sort()).toEqual(["accent", "muted"]);
   });
 
   it("draws one line per series, a marker per point, inside the plot, higher values higher up", () => {
