@@ -6,7 +6,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { afterAll, describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { parsePublications } from "../../src/bibtex.ts";
-import { CARD_HEIGHT, CARD_WIDTH, CARDS_PER_WORKER, DRAWING, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
+import { CARD_WIDTH, CARDS_PER_WORKER, DRAWING, cardHash, cardSvg, checkGlyphs, drawCards, fontCoverage, missingGlyphs, writeCards, type CardText } from "../../src/cards.ts";
 
 const FONT = "src/cards/NotoSansSC-Bold-subset.ttf";
 const papers = parsePublications(readFileSync("_data/publications.bib", "utf8"), "_data/publications.bib");
@@ -54,7 +54,7 @@ describe("social cards", () => {
     expect(pngs).toHaveLength(3);
     const [png] = pngs as [Buffer];
     expect(png.subarray(1, 4).toString()).toBe("PNG");
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([CARD_WIDTH, CARD_HEIGHT]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
     expect(pngs[2]!.equals(png)).toBe(true);
     expect(pngs[1]!.equals(png)).toBe(false);
   });
