@@ -1,7 +1,7 @@
 // RDMA 101's gathering pages in Chromium: the glossary's letter index jumps, the labs page passes axe,
 // and the print page, printed from the dark theme, comes out light, open and without navigation. (axe
 // over the whole course on one page takes minutes; its lessons and template parts are checked on
-// their own pages.)
+// their own pages.) Printed, every program and transcript comes out whole.
 import { describe, expect, it } from "vitest";
 import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
 
@@ -45,8 +45,14 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
         const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
         return { figure: style(".figure svg").color, page: style("body").backgroundColor, nav: style(".site-header nav").display, answers: [...document.querySelectorAll("details.answer")].every((d) => (d as HTMLDetailsElement).open) };
       });
+    // Long programs and transcripts scroll inside a box of limited height on screen; paper cannot
+    // scroll, so there each one must come out whole.
+    const cutCode = () =>
+      page.evaluate(() => [...document.querySelectorAll("pre")].filter((pre) => pre.scrollHeight > pre.clientHeight + 1).map((pre) => pre.textContent!.trim().split("\n")[0]));
+    expect((await cutCode()).length).toBeGreaterThan(0);
     const screen = await look();
     await page.emulateMedia({ media: "print" });
+    expect(await cutCode()).toEqual([]);
     const printed = await look();
     // On screen in the dark theme the figures are drawn in light ink; on paper, in dark ink on white.
     expect(screen.figure).not.toBe(printed.figure);
