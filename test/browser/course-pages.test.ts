@@ -66,6 +66,17 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     expect(starts.length).toBeGreaterThan(1);
     expect(starts.filter((b) => b !== "page")).toEqual([]);
     expect(await page.evaluate(() => [...document.querySelectorAll(".answer summary .print-only")].every((el) => getComputedStyle(el).display !== "none"))).toBe(true);
+    // A transcript's labels (which terminal printed it, its exit status) print; copy buttons do not.
+    const transcriptLabels = page.locator(".transcript .code-lang");
+    expect(await transcriptLabels.count()).toBeGreaterThan(0);
+    expect(await transcriptLabels.evaluateAll((labels) => labels.filter((label) => !label.checkVisibility()).length)).toBe(0);
+    expect(await page.locator(".copy-button").evaluateAll((buttons) => buttons.filter((button) => button.checkVisibility()).length)).toBe(0);
+    // On paper narrower than the drawings' screen minimum (36rem: A5, say), they shrink to the page rather than lose their right side.
+    await page.setViewportSize({ width: 480, height: 800 });
+    const cutFigures = await page.evaluate(() =>
+      [...document.querySelectorAll(".figure-scroll")].filter((box) => box.querySelector("svg")!.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).length,
+    );
+    expect(cutFigures).toBe(0);
     await context.close();
   }, 300_000);
 });

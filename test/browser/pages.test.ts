@@ -102,12 +102,13 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("prints what folded boxes hide (answers, BibTeX) and leaves out the sidebar", async () => {
+  it("prints what folded boxes hide (answers, BibTeX) and leaves out the sidebar and the links to other lessons", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await page.emulateMedia({ media: "print" });
     const answer = page.locator("details.answer > :not(summary)").first();
     await expect(answer.isVisible()).resolves.toBe(true);
     await expect(page.locator(".course-nav").isVisible()).resolves.toBe(false);
+    await expect(page.locator(".pager").isVisible()).resolves.toBe(false);
     await page.goto(`${site.server.origin}/`);
     await expect(page.locator(".bibtex pre").first().isVisible()).resolves.toBe(true);
     // A link to the other language's page means nothing on paper.
