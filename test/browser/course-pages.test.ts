@@ -53,6 +53,11 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     const screen = await look();
     await page.emulateMedia({ media: "print" });
     expect(await cutCode()).toEqual([]);
+    // Tables do not scroll on paper either: each fits the text column, or its right-hand columns are lost.
+    const wideTables = await page.evaluate(() =>
+      [...document.querySelectorAll(".table-scroll")].filter((box) => box.querySelector("table")!.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).map((box) => box.getAttribute("aria-label")),
+    );
+    expect(wideTables).toEqual([]);
     const printed = await look();
     // On screen in the dark theme the figures are drawn in light ink; on paper, in dark ink on white.
     expect(screen.figure).not.toBe(printed.figure);
