@@ -2,7 +2,7 @@
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
-import { axeViolations, open, viewports, browserOnSite, walk } from "../support/browser.ts";
+import { axeViolations, open, shadedEdges, viewports, browserOnSite, walk } from "../support/browser.ts";
 import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
@@ -116,12 +116,14 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("scrolls a wide figure on a phone from the keyboard, and adds no tab stop where it fits", async () => {
+  it("scrolls a wide figure on a phone from the keyboard, shading the edge that hides more, and adds no tab stop where it fits", async () => {
     const url = firstLesson();
     const caption = loadPage(url).querySelector("figure.figure figcaption")!.textContent!.trim();
     const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.phone });
     const region = page.locator(".figure-scroll").first();
     await expect(region.getAttribute("tabindex")).resolves.toBe("0");
+    // A touch screen shows no scrollbar: the shade says the drawing goes on.
+    expect(await shadedEdges(region)).toEqual({ left: false, right: true });
     await expect(page.getByRole("region", { name: caption, exact: true }).count()).resolves.toBe(1);
     await region.focus();
     await page.keyboard.press("ArrowRight");
