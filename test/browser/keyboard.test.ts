@@ -1,5 +1,5 @@
 // Keyboard use: Tab reaches every interactive control on each kind of page, at phone and desktop widths,
-// with a visible focus indicator; the skip link jumps to the main content.
+// with a visible focus indicator; the skip link jumps to the main content (past the course's sidebar).
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { open, viewports, browserOnSite } from "../support/browser.ts";
@@ -76,5 +76,18 @@ describe("keyboard", () => {
     await page.keyboard.press("Enter");
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("main");
     await context.close();
+  });
+
+  it("skips past the course's sidebar too, on a wide screen where it shows all its lessons", async () => {
+    for (const url of [pagesToCheck().lesson, "/rdma101/", "/rdma101/glossary/", "/rdma101/labs/"]) {
+      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      // The next Tab reaches the page's own content, not the first of some forty lesson links.
+      await page.keyboard.press("Tab");
+      const next = await page.evaluate(() => ({ inSidebar: document.activeElement?.closest(".course-nav") !== null, inMain: document.activeElement?.closest("main") !== null }));
+      expect(next, url).toEqual({ inSidebar: false, inMain: true });
+      await context.close();
+    }
   });
 });
