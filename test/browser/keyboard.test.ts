@@ -78,6 +78,31 @@ describe("keyboard", () => {
     await context.close();
   });
 
+  it("keeps a sidebar link's whole focus ring in view as Tab scrolls the wide sidebar, both ways", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}${pagesToCheck().lesson}`, { viewport: { width: 1280, height: 700 } });
+    const cut: string[] = [];
+    const links = await page.locator(".course-nav nav a").count();
+    for (const key of ["Tab", "Shift+Tab"]) {
+      for (let i = 0; i < links + 5; i++) {
+        await page.keyboard.press(key);
+        const label = await page.evaluate(() => {
+          const link = document.activeElement!;
+          const list = document.querySelector(".course-nav nav")!;
+          if (!list.contains(link)) return null;
+          // The ring is drawn outline-offset + outline-width outside the link; the list clips what is outside its box.
+          const style = getComputedStyle(link);
+          const ring = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+          const [l, box] = [link.getBoundingClientRect(), list.getBoundingClientRect()];
+          const [top, bottom] = [box.top + list.clientTop, box.top + list.clientTop + list.clientHeight];
+          return l.top - ring < top - 0.5 || l.bottom + ring > bottom + 0.5 ? link.textContent : null;
+        });
+        if (label) cut.push(`${key}: ${label}`);
+      }
+    }
+    expect(cut).toEqual([]);
+    await context.close();
+  });
+
   it("skips past the course's sidebar too, on a wide screen where it shows all its lessons", async () => {
     for (const url of [pagesToCheck().lesson, "/rdma101/", "/rdma101/glossary/", "/rdma101/labs/"]) {
       const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
