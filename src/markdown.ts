@@ -53,7 +53,7 @@ const TAKEAWAYS_ID = "key-takeaways";
  * Ids the layouts around a post or lesson give elements of their own (_includes/layouts/); a unit
  * test keeps this list in step with them. A heading never takes one (see `headingId`).
  */
-export const LAYOUT_IDS: ReadonlySet<string> = new Set(["main", "objectives", "next-part", "series-title", "toc-title"]);
+export const LAYOUT_IDS: ReadonlySet<string> = new Set(["main", "content", "objectives", "next-part", "series-title", "toc-title"]);
 /** A heading's id: its slug, unless the layout or the takeaways already use that id on the page. */
 const headingId = (text: string): string => {
   const slug = headingSlug(text);

@@ -288,6 +288,8 @@ export const pageSchema = z.strictObject({
   eleventyImport: z.strictObject({ collections: z.array(z.string()) }).optional(),
   /** Served at addresses that are not its own (the 404 page): nobody's canonical page. */
   noindex: z.boolean().optional(),
+  /** The element the skip link goes to, when the page puts the course's sidebar before its own content. */
+  skipTo: z.literal("content").optional(),
 });
 
 /**

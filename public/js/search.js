@@ -7,6 +7,7 @@ const form = page.querySelector(".search-form");
 const input = form.elements.namedItem("q");
 const status = page.querySelector(".search-status");
 const list = page.querySelector(".search-results");
+const more = page.querySelector(".search-more");
 const say = page.dataset;
 const resultForms = JSON.parse(say.results);
 const plural = new Intl.PluralRules(document.documentElement.lang);
@@ -14,6 +15,19 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name i
 
 let pagefind;
 let latest = 0;
+/** The current search's results not shown yet: they show a page at a time, behind the "more" button. */
+let rest = [];
+const PAGE = 20;
+
+/** The next page of `rest` as list items, or null when a newer search has started meanwhile. */
+async function nextPage(ticket) {
+  const batch = rest.slice(0, PAGE);
+  rest = rest.slice(PAGE);
+  const data = await Promise.all(batch.map((r) => r.data()));
+  if (ticket !== latest) return null;
+  more.hidden = rest.length === 0;
+  return data.map(resultItem);
+}
 
 async function run() {
   const query = input.value.trim();
@@ -27,14 +41,16 @@ async function run() {
   if (!query) {
     list.replaceChildren();
     status.textContent = "";
+    more.hidden = true;
     return;
   }
   const search = await pagefind.debouncedSearch(query, section ? { filters: { section } } : {}, 150);
   // A newer keystroke has started its own search, or this one was superseded.
   if (search === null || ticket !== latest) return;
-  const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
-  if (ticket !== latest) return;
-  list.replaceChildren(...results.map(resultItem));
+  rest = search.results;
+  const items = await nextPage(ticket);
+  if (!items) return;
+  list.replaceChildren(...items);
   const count = search.results.length;
   status.textContent = count ? fill(resultForms[plural.select(count)], { count, query }) : fill(say.none, { query });
 }
@@ -70,6 +86,16 @@ try {
     run();
   });
   form.addEventListener("input", run);
+  // The count in the status covers every result: the rest are a press away, and focus goes to the first new one.
+  let loading = false;
+  more.addEventListener("click", async () => {
+    if (loading) return; // one page at a time, in order
+    loading = true;
+    const items = await nextPage(latest).finally(() => (loading = false));
+    if (!items?.length) return;
+    list.append(...items);
+    items[0].querySelector("a").focus();
+  });
   if (input.value) run();
   input.focus();
 } catch {

@@ -1,7 +1,7 @@
 // RDMA 101's gathering pages in Chromium: the glossary's letter index jumps, the labs page passes axe,
 // and the print page, printed from the dark theme, comes out light, open and without navigation. (axe
 // over the whole course on one page takes minutes; its lessons and template parts are checked on
-// their own pages.)
+// their own pages.) Printed, every program and transcript comes out whole.
 import { describe, expect, it } from "vitest";
 import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
 
@@ -46,8 +46,19 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
         const answers = [...document.querySelectorAll<HTMLDetailsElement>("details.answer")];
         return { figure: style(".figure svg").color, page: style("body").backgroundColor, nav: style(".site-header nav").display, answers: answers.length > 0 && answers.every((d) => d.open) };
       });
+    // Long programs and transcripts scroll inside a box of limited height on screen; paper cannot
+    // scroll, so there each one must come out whole.
+    const cutCode = () =>
+      page.evaluate(() => [...document.querySelectorAll("pre")].filter((pre) => pre.scrollHeight > pre.clientHeight + 1).map((pre) => pre.textContent!.trim().split("\n")[0]));
+    expect((await cutCode()).length).toBeGreaterThan(0);
     const screen = await look();
     await page.emulateMedia({ media: "print" });
+    expect(await cutCode()).toEqual([]);
+    // Tables do not scroll on paper either: each fits the text column, or its right-hand columns are lost.
+    const wideTables = await page.evaluate(() =>
+      [...document.querySelectorAll(".table-scroll")].filter((box) => box.querySelector("table")!.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).map((box) => box.getAttribute("aria-label")),
+    );
+    expect(wideTables).toEqual([]);
     const printed = await look();
     // On screen in the dark theme the figures are drawn in light ink; on paper, in dark ink on white.
     expect(screen.figure).not.toBe(printed.figure);
@@ -63,6 +74,19 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     const printOnly = await page.evaluate(() => [...document.querySelectorAll(".answer summary .print-only")].map((el) => getComputedStyle(el).display));
     expect(printOnly.length, "answers' print-only labels").toBeGreaterThan(0);
     expect(printOnly.filter((display) => display === "none")).toEqual([]);
+    // A transcript's labels (which terminal printed it, its exit status) print; copy buttons do not.
+    const transcriptLabels = page.locator(".transcript .code-lang");
+    expect(await transcriptLabels.count()).toBeGreaterThan(0);
+    expect(await transcriptLabels.evaluateAll((labels) => labels.filter((label) => !label.checkVisibility()).length)).toBe(0);
+    expect(await page.locator(".copy-button").evaluateAll((buttons) => buttons.filter((button) => button.checkVisibility()).length)).toBe(0);
+    // On paper narrower than the drawings' screen minimum (36rem: A5, say), they shrink to the page rather than lose their right side.
+    await page.setViewportSize({ width: 480, height: 800 });
+    const figures = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll(".figure-scroll")];
+      return { all: boxes.length, cut: boxes.filter((box) => box.querySelector("svg")!.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).length };
+    });
+    expect(figures.all).toBeGreaterThan(0);
+    expect(figures.cut).toBe(0);
     await context.close();
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 // Keyboard use: Tab reaches every interactive control on each kind of page, at phone and desktop widths,
-// with a visible focus indicator; the skip link jumps to the main content.
+// with a visible focus indicator; the skip link jumps to the main content (past the course's sidebar).
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { open, viewports, browserOnSite } from "../support/browser.ts";
@@ -78,5 +78,43 @@ describe("keyboard", () => {
     await page.keyboard.press("Enter");
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("main");
     await context.close();
+  });
+
+  it("keeps a sidebar link's whole focus ring in view as Tab scrolls the wide sidebar, both ways", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}${pagesToCheck().lesson}`, { viewport: { width: 1280, height: 700 } });
+    const cut: string[] = [];
+    const links = await page.locator(".course-nav nav a").count();
+    for (const key of ["Tab", "Shift+Tab"]) {
+      for (let i = 0; i < links + 5; i++) {
+        await page.keyboard.press(key);
+        const label = await page.evaluate(() => {
+          const link = document.activeElement!;
+          const list = document.querySelector(".course-nav nav")!;
+          if (!list.contains(link)) return null;
+          // The ring is drawn outline-offset + outline-width outside the link; the list clips what is outside its box.
+          const style = getComputedStyle(link);
+          const ring = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+          const [l, box] = [link.getBoundingClientRect(), list.getBoundingClientRect()];
+          const [top, bottom] = [box.top + list.clientTop, box.top + list.clientTop + list.clientHeight];
+          return l.top - ring < top - 0.5 || l.bottom + ring > bottom + 0.5 ? link.textContent : null;
+        });
+        if (label) cut.push(`${key}: ${label}`);
+      }
+    }
+    expect(cut).toEqual([]);
+    await context.close();
+  });
+
+  it("skips past the course's sidebar too, on a wide screen where it shows all its lessons", async () => {
+    for (const url of [pagesToCheck().lesson, "/rdma101/", "/rdma101/glossary/", "/rdma101/labs/"]) {
+      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      // The next Tab reaches the page's own content, not the first of some forty lesson links.
+      await page.keyboard.press("Tab");
+      const next = await page.evaluate(() => ({ inSidebar: document.activeElement?.closest(".course-nav") !== null, inMain: document.activeElement?.closest("main") !== null }));
+      expect(next, url).toEqual({ inSidebar: false, inMain: true });
+      await context.close();
+    }
   });
 });

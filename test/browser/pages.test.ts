@@ -2,7 +2,7 @@
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
-import { axeViolations, open, viewports, browserOnSite, walk } from "../support/browser.ts";
+import { axeViolations, open, shadedEdges, viewports, browserOnSite, walk } from "../support/browser.ts";
 import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
@@ -102,12 +102,13 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("prints what folded boxes hide (answers, BibTeX) and leaves out the sidebar", async () => {
+  it("prints what folded boxes hide (answers, BibTeX) and leaves out the sidebar and the links to other lessons", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await page.emulateMedia({ media: "print" });
     const answer = page.locator("details.answer > :not(summary)").first();
     await expect(answer.isVisible()).resolves.toBe(true);
     await expect(page.locator(".course-nav").isVisible()).resolves.toBe(false);
+    await expect(page.locator(".pager").isVisible()).resolves.toBe(false);
     await page.goto(`${site.server.origin}/`);
     await expect(page.locator(".bibtex pre").first().isVisible()).resolves.toBe(true);
     // A link to the other language's page means nothing on paper.
@@ -115,12 +116,14 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("scrolls a wide figure on a phone from the keyboard, and adds no tab stop where it fits", async () => {
+  it("scrolls a wide figure on a phone from the keyboard, shading the edge that hides more, and adds no tab stop where it fits", async () => {
     const url = firstLesson();
     const caption = loadPage(url).querySelector("figure.figure figcaption")!.textContent!.trim();
     const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.phone });
     const region = page.locator(".figure-scroll").first();
     await expect(region.getAttribute("tabindex")).resolves.toBe("0");
+    // A touch screen shows no scrollbar: the shade says the drawing goes on.
+    expect(await shadedEdges(region)).toEqual({ left: false, right: true });
     await expect(page.getByRole("region", { name: caption, exact: true }).count()).resolves.toBe(1);
     await region.focus();
     await page.keyboard.press("ArrowRight");

@@ -1,11 +1,11 @@
 // What a phone reader sees of wide content the site's own posts may or may not have today: display
-// math and numeric tables, on a fixture post that has both, so these checks never pass for want of
+// math (a tab stop and a shaded edge where it scrolls) and numeric tables, on a fixture post that has both, so these checks never pass for want of
 // a page to look at.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, open, viewports } from "../support/browser.ts";
+import { launch, open, shadedEdges, viewports } from "../support/browser.ts";
 import { build, smallProject } from "../support/eleventy.ts";
 import { serve, type StaticServer } from "../support/server.ts";
 
@@ -69,6 +69,17 @@ describe("wide content on a phone (fixture post)", () => {
       { scrolls: false, stop: false },
       { scrolls: false, stop: false },
     ]);
+    await context.close();
+  });
+
+  it("shades the edge where a wide formula hides more, and only there", async () => {
+    // Cut cleanly after a digit or a term, a formula would look whole; a touch screen shows no scrollbar.
+    const { page, context } = await open(browser, `${server.origin}${POST}`, { viewport: { width: 320, height: 640 } });
+    const [wide, narrow] = [page.locator(".katex-block").first(), page.locator(".katex-block").nth(1)];
+    expect(await shadedEdges(wide)).toEqual({ left: false, right: true });
+    expect(await shadedEdges(narrow)).toEqual({ left: false, right: false });
+    await wide.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    expect(await shadedEdges(wide)).toEqual({ left: true, right: false });
     await context.close();
   });
 

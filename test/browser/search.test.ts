@@ -68,6 +68,31 @@ describe("search", () => {
     await context.close();
   });
 
+  it("reaches every result it counts: more than a page of them shows behind a button, from the keyboard", async () => {
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    const shown = await searchFor(page, "RDMA");
+    const counted = Number((await page.locator(".search-status").textContent())!.match(/\d+/)![0]);
+    expect(counted).toBeGreaterThan(shown.length); // a common word: more than one page of results
+    const more = page.getByRole("button", { name: t("en", "search.more") });
+    for (let pages = 1; (await more.isVisible()) && pages < 10; pages++) {
+      const before = await page.locator(".search-results > li").count();
+      await more.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator(".search-results > li").count()).toBeGreaterThan(before);
+      // Focus moves to the first new result, so the keyboard carries on from there.
+      expect(await page.evaluate((n) => document.activeElement === document.querySelectorAll(".search-results > li a")[n], before)).toBe(true);
+    }
+    const all = await results(page);
+    expect(all.length).toBe(counted);
+    expect(new Set(all.map((r) => r.href)).size).toBe(counted);
+    // A new query starts again from its first page.
+    await searchFor(page, "queue pair");
+    expect(await page.locator(".search-results > li").count()).toBeLessThanOrEqual(shown.length);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("finds a Chinese page from a Chinese query, in the Chinese index only", async () => {
     // A Chinese word from the heading of a Chinese page that is indexed.
     const zhPages = (await pageUrls()).filter((url) => url.startsWith("/zh/") && loadPage(url).querySelector("[data-pagefind-body]"));

@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), and axe for WCAG checks.
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll } from "vitest";
 import { launch } from "./chromium.ts";
 import { serve, type StaticServer } from "./server.ts";
@@ -84,4 +85,23 @@ export function browserOnSite(): { browser: Browser; server: StaticServer } {
     await shared.server?.close();
   });
   return shared;
+}
+
+/**
+ * Which side edges of a scrolling box show a shade, in the light theme: the lightest pixel of the
+ * middle third of the column 2px inside each edge is darker than the page (a glyph or a line may
+ * cross that column, but never all of it).
+ */
+export async function shadedEdges(box: Locator): Promise<{ left: boolean; right: boolean }> {
+  const { data, info } = await sharp(await box.screenshot({ animations: "disabled" })).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const lightest = (x: number) => {
+    let max = 0;
+    for (let y = Math.floor(info.height / 3); y < Math.ceil((2 * info.height) / 3); y++) {
+      const i = (y * info.width + x) * info.channels;
+      max = Math.max(max, (data[i]! + data[i + 1]! + data[i + 2]!) / 3);
+    }
+    return max;
+  };
+  const page = 250; // the light theme's page, #fdfdfb, is 252 on average
+  return { left: lightest(2) < page - 10, right: lightest(info.width - 3) < page - 10 };
 }
