@@ -37,6 +37,8 @@ async function run() {
   if (section) url.searchParams.set("section", section);
   else url.searchParams.delete("section");
   history.replaceState(null, "", query ? url : location.pathname);
+  // The same search in the other language: the query goes along (not the section, named in each language).
+  for (const link of document.querySelectorAll("a.language-switch")) link.search = query ? `?${new URLSearchParams({ q: query })}` : "";
   const ticket = ++latest;
   if (!query) {
     list.replaceChildren();

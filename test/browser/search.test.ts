@@ -61,6 +61,9 @@ describe("search", () => {
     expect(narrowed.length).toBeGreaterThan(0);
     for (const r of narrowed) expect(r.href).toMatch(/^\/publications\/[^/]+\/$/);
     expect(new URL(page.url()).searchParams.get("section")).toBe(publications);
+    // The language switch opens the same query in the other language's search.
+    const other = new URL((await page.locator("a.language-switch").getAttribute("href"))!, site.server.origin);
+    expect([other.pathname, other.search]).toEqual([routes.search("zh"), "?q=Mooncake"]);
     // Coming back to the address shows the same search.
     await page.reload();
     await expect.poll(async () => (await results(page)).map((r) => r.href), { timeout: 15_000 }).toEqual(narrowed.map((r) => r.href));
