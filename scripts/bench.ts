@@ -18,7 +18,7 @@ import path from "node:path";
 import { copyProject, projectRoot, scriptArgs } from "../test/support/eleventy.ts";
 import { launch } from "../test/support/chromium.ts";
 import { startDevServer, waitForServer } from "../test/support/dev-server.ts";
-import { globOf, NOT_TEXT } from "../src/search.ts";
+import { globOf, INDEXED_BODY, NOT_TEXT } from "../src/search.ts";
 import { addCorpus, minimalSite, post, postFile } from "./bench-corpus.ts";
 
 const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -70,7 +70,7 @@ async function searchIndexAlone(cwd: string): Promise<Omit<Run, "pages">> {
   const site = path.join(cwd, "_site");
   const marked = [];
   for (const file of (await readdir(site, { recursive: true })).filter((f) => f.endsWith(".html"))) {
-    if ((await readFile(path.join(site, file), "utf8")).includes("data-pagefind-body")) marked.push(file.split(path.sep).join("/"));
+    if ((await readFile(path.join(site, file), "utf8")).includes(INDEXED_BODY)) marked.push(file.split(path.sep).join("/"));
   }
   const only = marked.length > 0 ? ["--glob", globOf(marked)] : [];
   try {

@@ -9,7 +9,7 @@
 // Each line of the step's stored output that `line` matches is a row: `run` (the run's id),
 // `repeat` (1 for its first such line, 2 for the next…) and `value` (the capture group, as printed).
 import type { DataTable } from "./charts.ts";
-import { escapeHtml } from "./html.ts";
+import { codeHtml, linkHtml } from "./html.ts";
 import { tHtml } from "./i18n.ts";
 import type { Lang } from "./languages.ts";
 import { LABS_DIR } from "./lab/runs.ts";
@@ -51,7 +51,7 @@ export function labTable(source: LabSource, at: string, dir = LABS_DIR): DataTab
 
 /** Under the chart's data table: the runs the numbers come from, each linked to its entry on the labs page. */
 export function labSourceHtml(source: LabSource, lang: Lang): string {
-  const links = source.runs.map((run) => `<a href="${escapeHtml(href(routes.courseLab(run)))}"><code>${escapeHtml(run)}</code></a>`);
+  const links = source.runs.map((run) => linkHtml(href(routes.courseLab(run)), codeHtml(run)));
   const runs = new Intl.ListFormat(lang, { type: "conjunction" }).format(links);
   return `<p>${tHtml(lang, "chart.labRuns", { runs }, { count: links.length })}</p>`;
 }

@@ -26,7 +26,7 @@ const dataSchemas: Record<string, z.ZodType> = {
  * Site fields a build may set from the environment, checked like the file: the origin of a build
  * for another address (a preview, a project page), and the source repository a deploy knows.
  */
-const SITE_OVERRIDES = { url: "SITE_URL", source: "SITE_SOURCE" } as const;
+export const SITE_OVERRIDES = { url: "SITE_URL", source: "SITE_SOURCE" } as const;
 
 export function loadYamlData(contents: string, filePath: string): unknown {
   const file = relativeFile(filePath);

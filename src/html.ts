@@ -8,6 +8,9 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => en
 /** Text as inline code. */
 export const codeHtml = (text: string | number): string => `<code>${escapeHtml(String(text))}</code>`;
 
+/** A link to `url` around markup that is already HTML (escape text first, or pass codeHtml's). */
+export const linkHtml = (url: string, html: string): string => `<a href="${escapeHtml(url)}">${html}</a>`;
+
 /**
  * Escapes text and, on a page in another language, marks runs of Han characters (and CJK
  * punctuation) with their language, for fonts and screen readers. On a Chinese page they need none.

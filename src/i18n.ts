@@ -4,7 +4,7 @@
 // naming the file and key. Templates use the `t` filter; TypeScript calls `t` directly.
 import { readFileSync } from "node:fs";
 import type UserConfig from "@11ty/eleventy/UserConfig";
-import { codeHtml, escapeHtml } from "./html.ts";
+import { codeHtml, escapeHtml, linkHtml } from "./html.ts";
 import { readYaml } from "./yaml.ts";
 import { stringTableSchema, type StringTable } from "./schemas.ts";
 import { contentError, validate } from "./validation.ts";
@@ -84,6 +84,7 @@ export default function i18n(config: UserConfig): void {
   // A string with some placeholders filled in with markup (already HTML: see the codeHtml filter).
   config.addFilter("tHtml", (key: string, lang: Lang, html: Record<string, string>, params?: Params) => tHtml(lang, key, html, params));
   config.addFilter("codeHtml", codeHtml);
+  config.addFilter("linkHtml", linkHtml);
   config.addFilter("pluralForms", (key: string, lang: Lang) => pluralForms(lang, key));
   config.addGlobalData("languages", () => LANGUAGE_CODES);
 }

@@ -7,7 +7,7 @@ import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { close, createIndex } from "pagefind";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, linkHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import type { Lang } from "./languages.ts";
 import { href, routes } from "./urls.ts";
@@ -19,12 +19,15 @@ export type SearchSection = (typeof SEARCH_SECTIONS)[number];
 /** Parts of an indexed page that are navigation, not its text (the benchmark indexes with them too). */
 export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta"];
 
+/** The attribute that puts an element's text in the index; a page without one is not indexed. */
+export const INDEXED_BODY = "data-pagefind-body";
+
 /** The attributes that put a page's main element in the index, under its section. */
-export const searchableAttributes = (section: SearchSection, lang: Lang): string => ` data-pagefind-body data-pagefind-filter="section:${t(lang, `nav.${section}`)}"`;
+export const searchableAttributes = (section: SearchSection, lang: Lang): string => ` ${INDEXED_BODY} data-pagefind-filter="section:${t(lang, `nav.${section}`)}"`;
 
 /** What the search page says without JavaScript: where to browse instead, a link per section. */
 export const noScriptHtml = (lang: Lang): string =>
-  tHtml(lang, "search.noScript", Object.fromEntries(SEARCH_SECTIONS.map((s) => [s, `<a href="${escapeHtml(href(routes[s](lang)))}">${escapeHtml(t(lang, `nav.${s}`))}</a>`])));
+  tHtml(lang, "search.noScript", Object.fromEntries(SEARCH_SECTIONS.map((s) => [s, linkHtml(href(routes[s](lang)), escapeHtml(t(lang, `nav.${s}`)))])));
 
 const PREBUILT_UI = /^pagefind-(?:ui|component-ui|modular-ui|highlight)\.(?:js|css)$/;
 

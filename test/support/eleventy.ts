@@ -5,6 +5,7 @@ import { cp, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
+import { SITE_OVERRIDES } from "../../src/data.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -25,7 +26,8 @@ export interface BuildResult {
 export function build(options: { cwd?: string; outDir: string; env?: Record<string, string>; args?: string[] }): Promise<BuildResult> {
   const cwd = options.cwd ?? projectRoot;
   // A deployment's settings in the shell that runs the tests must not reach a build they did not ask for.
-  const { SITE_URL: _url, SITE_SOURCE: _source, ...inherited } = process.env;
+  const deployment: string[] = Object.values(SITE_OVERRIDES);
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !deployment.includes(name)));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...scriptArgs("build"), `--output=${options.outDir}`, "--quiet", ...(options.args ?? [])], {
       cwd,
