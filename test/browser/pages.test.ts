@@ -2,6 +2,7 @@
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
+import { languageOf } from "../../src/urls.ts";
 import { axeViolations, open, shadedEdges, viewports, browserOnSite, walk } from "../support/browser.ts";
 import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
@@ -145,6 +146,17 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
+  it("wraps Chinese headings at spaces and punctuation, inside a word only when the word is wider than the line", async () => {
+    const urls = (await pageUrls()).filter((url) => languageOf(url) === "zh");
+    const failures: string[] = [];
+    for (const width of [320, viewports.phone.width, viewports.desktop.width]) {
+      await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 800 } }, async (page, url) => {
+        failures.push(...(await page.evaluate(wordsSplitAcrossLines)).map((f) => `${url} at ${width}px: ${f}`));
+      });
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
   it("keeps the previous and next lesson links side by side on a 320px screen", async () => {
     const lessons = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!);
     await walk(site.browser, site.server.origin, lessons, { viewport: { width: 320, height: 640 } }, async (page, url) => {
@@ -160,3 +172,41 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 });
+
+/**
+ * In the page: each heading line that ends between two Han characters, unless the run of text
+ * around the break (up to a space or punctuation) is wider than the heading, so it could not fit.
+ */
+function wordsSplitAcrossLines(): string[] {
+  const han = /\p{Script=Han}/u;
+  const breakable = /[\s\p{P}]/u;
+  const failures: string[] = [];
+  for (const heading of document.querySelectorAll<HTMLElement>("main :is(h1, h2, h3, h4)")) {
+    const chars: { char: string; top: number }[] = [];
+    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      for (let i = 0; i < node.data.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) chars.push({ char: node.data[i]!, top: rect.top });
+      }
+    }
+    for (let i = 1; i < chars.length; i++) {
+      const [before, after] = [chars[i - 1]!, chars[i]!];
+      if (after.top - before.top < 5 || !han.test(before.char) || !han.test(after.char)) continue;
+      let [start, end] = [i - 1, i];
+      while (start > 0 && !breakable.test(chars[start - 1]!.char)) start--;
+      while (end < chars.length - 1 && !breakable.test(chars[end + 1]!.char)) end++;
+      const run = chars.slice(start, end + 1).map((c) => c.char).join("");
+      const probe = heading.appendChild(document.createElement("span"));
+      probe.style.whiteSpace = "nowrap";
+      probe.textContent = run;
+      const fits = probe.getBoundingClientRect().width <= heading.clientWidth;
+      probe.remove();
+      if (fits) failures.push(`"${heading.textContent!.trim()}" breaks "${run}" after "${before.char}"`);
+    }
+  }
+  return failures;
+}
