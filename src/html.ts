@@ -5,6 +5,11 @@ const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => entities[c] ?? c);
 
+const characters = Object.fromEntries(Object.entries(entities).map(([c, entity]) => [entity, c]));
+
+/** The text of markup that escapeHtml (or Prism, which escapes & and <) wrote; in one pass, so `&amp;lt;` is `&lt;`. */
+export const unescapeHtml = (s: string): string => s.replace(/&(?:lt|gt|quot|#39|amp);/g, (e) => characters[e] ?? e);
+
 /** Text as inline code. */
 export const codeHtml = (text: string | number): string => `<code>${escapeHtml(String(text))}</code>`;
 

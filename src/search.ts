@@ -1,13 +1,16 @@
 // Site search with Pagefind: after a build (not on the dev server) the built pages are indexed into
 // /pagefind/, one index per language (Pagefind splits by each page's <html lang>). Only what a
 // reader looks for is indexed: posts, lessons, the glossary and the paper pages, each marked with
-// its section; lists, tags and other pages are left out. The search page (src/pages/search.njk)
-// loads public/js/search.js, the only page that does.
+// its section; lists, tags and other pages are left out. A page's text is its prose: code (program
+// listings, C blocks, lab transcripts, BibTeX) is left out of it, so that no result's excerpt is a
+// stretch of code, and the names that code uses are indexed as the page's metadata instead, so that
+// a search for an API name still finds the lessons that only use it in a program. The search page
+// (src/pages/search.njk) loads public/js/search.js, the only page that does.
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { close, createIndex } from "pagefind";
-import { escapeHtml, linkHtml } from "./html.ts";
+import { escapeHtml, linkHtml, unescapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import type { Lang } from "./languages.ts";
 import { href, routes } from "./urls.ts";
@@ -16,14 +19,49 @@ import { href, routes } from "./urls.ts";
 const SEARCH_SECTIONS = ["posts", "course", "publications"] as const;
 export type SearchSection = (typeof SEARCH_SECTIONS)[number];
 
-/** Parts of an indexed page that are navigation, not its text (the benchmark indexes with them too). */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta"];
+/** Code as every page shows it (src/highlight.ts): its words are not the page's text; see codeNames. */
+const CODE = "pre";
+
+/**
+ * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
+ * and the code itself (the benchmark indexes with them too).
+ */
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";
 
-/** The attributes that put a page's main element in the index, under its section. */
-export const searchableAttributes = (section: SearchSection, lang: Lang): string => ` ${INDEXED_BODY} data-pagefind-filter="section:${t(lang, `nav.${section}`)}"`;
+/** The metadata field that holds the names a page's code uses (searched, never shown). */
+export const CODE_NAMES = "code";
+
+/**
+ * The names the code in `html` uses, sorted: every identifier of two characters or more written
+ * with an underscore or a capital inside (ibv_post_send, IBV_WC_SUCCESS, wr_id, cudaMalloc),
+ * called (`printf(`) or read as a member (`.rkey`, `->lkey`). Plain words, such as most of a
+ * comment's or a printed message's, and C's keywords (int, struct, return; `sizeof(` reads as a
+ * call) are not names.
+ */
+export function codeNames(html: string): string[] {
+  const names = new Set<string>();
+  for (const [, inner] of html.matchAll(new RegExp(`<${CODE}\\b[^>]*>([\\s\\S]*?)</${CODE}>`, "g"))) {
+    const text = unescapeHtml(inner!.replace(/<[^>]*>/g, ""));
+    for (const [, member, name, call] of text.matchAll(/(\.|->)?\b([A-Za-z_]\w*)(\()?/g)) {
+      if (name!.length > 1 && /[A-Za-z]/.test(name!) && (member || call || /_|[a-z][A-Z]/.test(name!))) names.add(name!);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * The attributes that put a page's main element in the index, under its section, with the names
+ * its code uses (`html`: the page's rendered content, where its code is).
+ */
+export function searchableAttributes(section: SearchSection, lang: Lang, html = ""): string {
+  const names = codeNames(html);
+  // Pagefind reads `key:value` here; a comma would start another field, and names have none.
+  const meta = names.length > 0 ? ` data-pagefind-meta="${CODE_NAMES}:${names.join(" ")}"` : "";
+  return ` ${INDEXED_BODY} data-pagefind-filter="section:${t(lang, `nav.${section}`)}"${meta}`;
+}
 
 /** What the search page says without JavaScript: where to browse instead, a link per section. */
 export const noScriptHtml = (lang: Lang): string =>
@@ -69,9 +107,9 @@ export default function search(config: UserConfig): void {
     searchablePages.clear();
     outputDir = directories.output;
   });
-  config.addFilter("searchable", function (this: { page: { outputPath: string | false } }, section: SearchSection, lang: Lang) {
+  config.addFilter("searchable", function (this: { page: { outputPath: string | false } }, section: SearchSection, lang: Lang, html?: string) {
     if (this.page.outputPath) searchablePages.add(path.relative(outputDir, this.page.outputPath).split(path.sep).join("/"));
-    return searchableAttributes(section, lang);
+    return searchableAttributes(section, lang, html);
   });
   config.addFilter("searchNoScript", noScriptHtml);
   config.addGlobalData("searchSections", SEARCH_SECTIONS);

@@ -1,10 +1,15 @@
 // The search index as built: exactly the posts, lessons, glossary and paper pages, each under its
 // section, one index per language; Pagefind's scripts are served, its ready-made interfaces are not.
+// Searched with Pagefind's own script (in Node, over HTTP): excerpts come from a page's prose, never
+// from its code, and every verbs or rdma_cm name a page's code uses still finds that page.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
+import { NOT_TEXT } from "../../src/search.ts";
 import { languageOf } from "../../src/urls.ts";
+import { serve, type StaticServer } from "../support/server.ts";
 import { builtFiles, loadPage, pageUrls, siteDir } from "../support/site.ts";
 
 /** What a reader searches for, by address: a post, a lesson, the glossary, a paper; and its section. */
@@ -50,5 +55,76 @@ describe("the search index", () => {
       const scripts = [...loadPage(url).querySelectorAll("script[src]")].map((s) => s.getAttribute("src")!);
       expect(scripts.some((src) => src.includes("/js/search.js")), url).toBe(/^\/(?:zh\/)?search\/$/.test(url));
     }
+  });
+});
+
+/** What the search page gets from Pagefind for one result. */
+interface Found {
+  url: string;
+  excerpt: string;
+  plain_excerpt: string;
+}
+interface Pagefind {
+  options(o: { basePath: string; baseUrl: string }): Promise<void>;
+  init(language: string): Promise<void>;
+  search(query: string): Promise<{ results: { data(): Promise<Found> }[] }>;
+}
+
+/** Runs of four words, for telling where a stretch of text comes from (Pagefind ends each block with a full stop). */
+function runsOf(text: string): Set<string> {
+  const words = text.split(/\s+/).filter(Boolean).map((w) => w.replace(/\.$/, ""));
+  return new Set(words.slice(3).map((_, i) => words.slice(i, i + 4).join(" ")));
+}
+
+/** A page's code (listings, fragments, transcripts) and the rest of its indexed text, as runs of words. */
+function textsOf(url: string): { code: Set<string>; prose: Set<string> } {
+  const body = loadPage(url).querySelector("[data-pagefind-body]")!;
+  const code = [...body.querySelectorAll("pre")].map((pre) => pre.textContent).join("\n");
+  const rest = body.cloneNode(true) as Element;
+  for (const el of rest.querySelectorAll([...NOT_TEXT, "pre"].join(","))) el.remove();
+  return { code: runsOf(code), prose: runsOf(rest.textContent ?? "") };
+}
+
+const decode = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+
+describe("searching the course", () => {
+  let server: StaticServer;
+  let pagefind: Pagefind;
+  beforeAll(async () => {
+    server = await serve(siteDir());
+    pagefind = (await import(pathToFileURL(path.join(siteDir(), "pagefind/pagefind.js")).href)) as Pagefind;
+    await pagefind.options({ basePath: `${server.origin}/pagefind/`, baseUrl: "/" });
+    await pagefind.init("en");
+  });
+  afterAll(() => server?.close());
+  const found = async (query: string) => Promise.all((await pagefind.search(query)).results.map((r) => r.data()));
+
+  it.each(["ibv_post_send", "ibv_poll_cq", "completion queue", "memory region", "rkey", "QP state", "IBV_WC_SUCCESS", "wr_id"])(
+    "shows excerpts of prose, not of code, for “%s”",
+    async (query) => {
+      const results = await found(query);
+      expect(results.length, query).toBeGreaterThan(0);
+      for (const { url, excerpt, plain_excerpt } of results) {
+        expect(excerpt, `${url}: a C comment`).not.toMatch(/(?:^|\s)(?:\/\*|\*\/|\*)(?:\s|$)/);
+        const { code, prose } = textsOf(url);
+        const fromCode = [...runsOf(decode(plain_excerpt))].filter((run) => code.has(run) && !prose.has(run));
+        expect(fromCode, `${url}: “${plain_excerpt}”`).toEqual([]);
+      }
+    },
+  );
+
+  it("finds every page by each verbs or rdma_cm name its code uses", async () => {
+    const uses = new Map<string, string[]>();
+    for (const url of indexed.filter((u) => languageOf(u) === "en")) {
+      const code = [...loadPage(url).querySelectorAll("[data-pagefind-body] pre")].map((pre) => pre.textContent).join("\n");
+      for (const name of new Set(code.match(/\b(?:ibv|rdma)_\w+/g))) uses.set(name, [...(uses.get(name) ?? []), url]);
+    }
+    expect(uses.size).toBeGreaterThan(50);
+    const missed: string[] = [];
+    for (const [name, urls] of uses) {
+      const hits = new Set((await found(name)).map((r) => r.url));
+      missed.push(...urls.filter((url) => !hits.has(url)).map((url) => `${name}: ${url}`));
+    }
+    expect(missed).toEqual([]);
   });
 });

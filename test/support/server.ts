@@ -38,6 +38,10 @@ export async function serve(root: string): Promise<StaticServer> {
     res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
     createReadStream(file).pipe(res);
   });
+  // Node's fetch (Pagefind's script in a build test) reuses an idle connection until shortly before
+  // the server would close it; on a busy machine that margin runs out and the request is reset
+  // (ECONNRESET). Idle connections are kept far longer than any test pauses; close() ends them.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

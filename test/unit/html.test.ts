@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, langAttribute, markLanguages } from "../../src/html.ts";
+import { escapeHtml, langAttribute, markLanguages, unescapeHtml } from "../../src/html.ts";
 
 describe("html helpers", () => {
   it("escapes every character that could open markup", () => {
     expect(escapeHtml(`<script>alert("x") & 'y'</script>`)).toBe("&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;");
+  });
+
+  it("reads escaped text back as it was, an escaped entity included", () => {
+    for (const text of [`<script>alert("x") & 'y'</script>`, "p->rkey &lt; &amp;x"]) expect(unescapeHtml(escapeHtml(text))).toBe(text);
   });
 
   it("marks Han text by the page's language: as Chinese on an English page, not at all on a Chinese one", () => {

@@ -1,7 +1,8 @@
 import { JSDOM } from "jsdom";
 import { afterEach, describe, expect, it } from "vitest";
 import { pluralForms } from "../../src/i18n.ts";
-import { globOf, noScriptHtml, searchableAttributes } from "../../src/search.ts";
+import { CODE_NAMES, codeNames, globOf, noScriptHtml, searchableAttributes } from "../../src/search.ts";
+import { highlightCode } from "../../src/highlight.ts";
 import { setPathPrefix } from "../../src/urls.ts";
 import { errorOf } from "../support/errors.ts";
 
@@ -12,6 +13,20 @@ describe("search", () => {
     const el = JSDOM.fragment(`<article${searchableAttributes("publications", "zh")}></article>`).firstElementChild!;
     expect(el.hasAttribute("data-pagefind-body")).toBe(true);
     expect(el.getAttribute("data-pagefind-filter")).toBe("section:论文");
+    expect(el.hasAttribute("data-pagefind-meta")).toBe(false);
+  });
+
+  it("indexes the names a page's code uses, not its comments, printed text or C's own words", () => {
+    const c = [
+      "/* Post one WRITE: see ibv_post_send(3). */",
+      "struct ibv_send_wr wr = { .wr_id = 7, .opcode = IBV_WR_RDMA_WRITE };",
+      'if (ibv_post_send(qp, &wr, &bad)) printf("failed: %s\\n", strerror(errno));',
+      "wr.wr.rdma.rkey = peer->rkey; cudaMalloc(&p, 4096); x.b = 1;",
+    ].join("\n");
+    const html = `<p>Prose names ibv_reg_mr.</p><pre tabindex="0"><code class="language-c">${highlightCode(c, "c").html}</code></pre>`;
+    expect(codeNames(html)).toEqual(["IBV_WR_RDMA_WRITE", "cudaMalloc", "ibv_post_send", "ibv_send_wr", "opcode", "printf", "rdma", "rkey", "strerror", "wr", "wr_id"]);
+    const el = JSDOM.fragment(`<article${searchableAttributes("course", "en", html)}></article>`).firstElementChild!;
+    expect(el.getAttribute("data-pagefind-meta")).toBe(`${CODE_NAMES}:${codeNames(html).join(" ")}`);
   });
 
   it("says without JavaScript where to browse instead, linking each section under the path prefix", () => {
