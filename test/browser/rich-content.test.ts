@@ -83,6 +83,20 @@ describe("wide content on a phone (fixture post)", () => {
     await context.close();
   });
 
+  it("in forced colours, which drop the shade, marks each edge where a wide formula hides more, and only there", async () => {
+    // Tables and drawings share the rule; the fixture has formulas on both sides of the width.
+    const { page, context } = await open(browser, `${server.origin}${POST}`, { viewport: { width: 320, height: 640 } });
+    await page.emulateMedia({ forcedColors: "active" });
+    const [wide, narrow] = [page.locator(".katex-block").first(), page.locator(".katex-block").nth(1)];
+    expect(await shadedEdges(wide)).toEqual({ left: false, right: true });
+    expect(await shadedEdges(narrow)).toEqual({ left: false, right: false });
+    await wide.evaluate((el) => (el.scrollLeft = 20));
+    await expect.poll(() => shadedEdges(wide)).toEqual({ left: true, right: true });
+    await wide.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    await expect.poll(() => shadedEdges(wide)).toEqual({ left: true, right: false });
+    await context.close();
+  });
+
   it("keeps a number and its unit on one line in a numeric table on a phone", async () => {
     const { page, context } = await open(browser, `${server.origin}${POST}`, { viewport: { width: 320, height: 640 } });
     const cells = await page.evaluate(() =>

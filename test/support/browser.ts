@@ -88,12 +88,13 @@ export function browserOnSite(): { browser: Browser; server: StaticServer } {
 }
 
 /**
- * Which side edges of a scrolling box show a shade, in the light theme: the lightest pixel of the
- * middle third of the column 2px inside each edge is darker than the page (a glyph or a line may
- * cross that column, but never all of it).
+ * Which side edges of a scrolling box show a shade (or, in forced colours, a bar), in the light
+ * theme: the lightest pixel of the middle third of the column 2px inside each edge is darker than
+ * the page (a glyph or a line may cross that column, but never all of it). Animations run: the
+ * forced-colours bars follow the scroll position by one, which "disabled" would cancel.
  */
 export async function shadedEdges(box: Locator): Promise<{ left: boolean; right: boolean }> {
-  const { data, info } = await sharp(await box.screenshot({ animations: "disabled" })).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await box.screenshot({ animations: "allow" })).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const lightest = (x: number) => {
     let max = 0;
     for (let y = Math.floor(info.height / 3); y < Math.ceil((2 * info.height) / 3); y++) {
