@@ -7,6 +7,12 @@ import { builtFiles, siteDir, urlOf } from "../support/site.ts";
 const EXTERNAL_LIST = ".cache/external-links.txt";
 
 describe("every built file", () => {
+  it("serves stylesheets without the source's comments", async () => {
+    const sheets = (await builtFiles()).filter((f) => f.endsWith(".css") && !f.includes("katex"));
+    expect(sheets.length).toBeGreaterThan(0);
+    expect(sheets.filter((f) => readFileSync(f, "utf8").includes("/*"))).toEqual([]);
+  });
+
   it("contains no plain e-mail address", async () => {
     const offenders = (await builtFiles()).filter((f) => /renfeng\.chn\s*(@|&#0*64;|&commat;|%40)/i.test(readFileSync(f, "latin1")));
     expect(offenders).toEqual([]);

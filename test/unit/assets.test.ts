@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { assetUrl, forgetAssetHashes } from "../../src/assets.ts";
+import { assetUrl, forgetAssetHashes, withoutComments } from "../../src/assets.ts";
 import { setPathPrefix } from "../../src/urls.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "assets-"));
@@ -24,5 +24,12 @@ describe("asset URLs", () => {
   it("live under the path prefix", () => {
     setPathPrefix("/repo/");
     expect(assetUrl("css/site.css")).toMatch(/^\/repo\/css\/site\.css\?v=[0-9a-f]{10}$/);
+  });
+});
+
+describe("stylesheets as copied", () => {
+  it("lose their comments and the blank lines those leave, but not a comment's marks inside a string", () => {
+    const css = '/* why the colours */\n:root { --a: 1; } /* after */\n\n/* a\n   block */\na::after { content: "/* kept */"; }\nb::before { content: \'*/ \\\' /*\'; }\n';
+    expect(withoutComments(css)).toBe(':root { --a: 1; } \na::after { content: "/* kept */"; }\nb::before { content: \'*/ \\\' /*\'; }\n');
   });
 });
