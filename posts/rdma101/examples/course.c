@@ -194,7 +194,7 @@ int choose_gid(struct ibv_context *ctx, uint8_t port, int requested)
 		return v2;
 	if (any >= 0)
 		return any;
-	fprintf(stderr, "port %u has no GID: give its network interface an address\n",
+	fprintf(stderr, "port %u has no GID: list its table with ibv_devinfo -v\n",
 		(unsigned)port);
 	exit(1);
 }
