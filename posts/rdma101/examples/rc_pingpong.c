@@ -312,9 +312,11 @@ static void teardown_pingpong(struct pingpong *c)
 {
 	int rc;
 
-	release_all(c->qp, c->recv_cq, c->priv_mr, NULL, NULL);
+	release_all(c->qp, NULL, c->priv_mr, NULL, NULL);
 	if ((rc = ibv_dereg_mr(c->ring_mr)))
 		die_rc("ibv_dereg_mr", rc);
+	if ((rc = ibv_destroy_cq(c->recv_cq)))
+		die_rc("ibv_destroy_cq", rc);
 	if ((rc = ibv_destroy_cq(c->send_cq)))
 		die_rc("ibv_destroy_cq", rc);
 	if ((rc = ibv_destroy_comp_channel(c->channel)))
