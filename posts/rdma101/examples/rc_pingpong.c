@@ -315,6 +315,8 @@ static void teardown_pingpong(struct pingpong *c)
 	release_all(c->qp, NULL, c->priv_mr, NULL, NULL);
 	if ((rc = ibv_dereg_mr(c->ring_mr)))
 		die_rc("ibv_dereg_mr", rc);
+	free(c->priv); /* no region covers them any more */
+	free(c->ring);
 	if ((rc = ibv_destroy_cq(c->recv_cq)))
 		die_rc("ibv_destroy_cq", rc);
 	if ((rc = ibv_destroy_cq(c->send_cq)))
@@ -322,8 +324,6 @@ static void teardown_pingpong(struct pingpong *c)
 	if ((rc = ibv_destroy_comp_channel(c->channel)))
 		die_rc("ibv_destroy_comp_channel", rc);
 	release_all(NULL, NULL, NULL, c->pd, c->ctx);
-	free(c->priv);
-	free(c->ring);
 }
 
 int main(int argc, char *argv[])
