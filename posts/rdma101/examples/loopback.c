@@ -34,7 +34,8 @@ static struct ibv_sge sge_at(struct ibv_mr *mr, size_t offset, uint32_t len)
 
 /*
  * Wait for one completion on cq; stop the program if it failed. byte_len is
- * defined for receives and RDMA READs, not for SEND or WRITE completions.
+ * printed for receives and RDMA READs only: for a SEND or WRITE, some
+ * providers (mlx5) leave it unset.
  */
 static void expect(struct ibv_cq *cq, const char *what)
 {
