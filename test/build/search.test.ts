@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unescapeHtml } from "../../src/html.ts";
 import { t } from "../../src/i18n.ts";
 import { NOT_TEXT } from "../../src/search.ts";
 import { languageOf } from "../../src/urls.ts";
@@ -85,8 +86,6 @@ function textsOf(url: string): { code: Set<string>; prose: Set<string> } {
   return { code: runsOf(code), prose: runsOf(rest.textContent ?? "") };
 }
 
-const decode = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-
 describe("searching the course", () => {
   let server: StaticServer;
   let pagefind: Pagefind;
@@ -107,7 +106,7 @@ describe("searching the course", () => {
       for (const { url, excerpt, plain_excerpt } of results) {
         expect(excerpt, `${url}: a C comment`).not.toMatch(/(?:^|\s)(?:\/\*|\*\/|\*)(?:\s|$)/);
         const { code, prose } = textsOf(url);
-        const fromCode = [...runsOf(decode(plain_excerpt))].filter((run) => code.has(run) && !prose.has(run));
+        const fromCode = [...runsOf(unescapeHtml(plain_excerpt))].filter((run) => code.has(run) && !prose.has(run));
         expect(fromCode, `${url}: “${plain_excerpt}”`).toEqual([]);
       }
     },
