@@ -3,7 +3,8 @@
 // the course and blog indexes, the data loaders, the Markdown renderer with its directives, image
 // checks and link records) over the files, then checks every link from a post or lesson against the
 // pages a production build would write, with the build's own link check (./links.ts): its #fragment
-// included, so a glossary reference to a missing term is caught too.
+// included, so a glossary reference to a missing term is caught too. The where-to-look index is
+// checked against the lessons' headings as rendered here.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -18,9 +19,11 @@ import { strings } from "./i18n.ts";
 import { LANGUAGE_CODES } from "./languages.ts";
 import { brokenLinks, idsIn, recordedLinks } from "./links.ts";
 import { addImageChecks } from "./images.ts";
+import { lookupIndex } from "./lookup.ts";
 import { createMarkdown } from "./markdown.ts";
 import { publicationPages } from "./publications.ts";
-import type { CourseData, GlossaryTerm } from "./schemas.ts";
+import type { CourseData, GlossaryTerm, LookupData } from "./schemas.ts";
+import { inScope, OWN_PAGE } from "./scope.ts";
 import { FEED_FORMATS, pageRoutes, routes } from "./urls.ts";
 import { ContentError, contentError } from "./validation.ts";
 
@@ -117,6 +120,12 @@ export function checkProject(): CheckReport {
     });
     // A production build has no drafts: nothing may link to one, and a draft's own links are not checked.
     if (html !== undefined && !entry.draft) rendered.set(entry.url, html);
+  }
+
+  // The where-to-look index, once every lesson rendered (a lesson that did not is reported above).
+  const lookup = data.lookup as LookupData | undefined;
+  if (syllabus && lookup && syllabus.all.every((lesson) => lesson.draft || rendered.has(lesson.url))) {
+    attempt(() => lookupIndex(lookup, syllabus, (lesson) => inScope(rendered.get(lesson.url) ?? "", OWN_PAGE)));
   }
 
   // Every address a production build writes; the ids of the pages whose content is known here.

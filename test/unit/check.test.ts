@@ -38,6 +38,8 @@ describe("npm run check", () => {
     appendFileSync(at(lesson), "\nA [missing term](/rdma101/glossary/#no-such-term).\n");
     appendFileSync(at("_data/glossary.yaml"), "- id: zz-new-term\n  term: Term\n  definition: A definition.\n  lesson: no-part/no-lesson\n");
     writeFileSync(at("_data/site.yaml"), readFileSync(at("_data/site.yaml"), "utf8").replace(/^timezone: .*$/m, "timezone: Mars/Olympus"));
+    const lookup = readFileSync(at("_data/lookup.yaml"), "utf8");
+    writeFileSync(at("_data/lookup.yaml"), lookup.replace(/, heading: [\w-]+ }/, ", heading: no-such-heading }"));
 
     const run = check(copy);
     expect(run.status).toBe(1);
@@ -53,6 +55,7 @@ describe("npm run check", () => {
       new RegExp(`^${lesson}:\\d+: \\(link\\): /rdma101/glossary/#no-such-term: the page /rdma101/glossary/ has no id 'no-such-term'$`),
       /^_data\/glossary\.yaml: \[\d+\]\.lesson: no lesson 'no-part\/no-lesson' \(term 'zz-new-term'\)$/,
       /^_data\/site\.yaml: timezone: must be an IANA time zone/,
+      /^_data\/lookup\.yaml: \w+\[\d+\]\.heading: lesson '[\w/-]+' has no heading 'no-such-heading'$/,
     ]) {
       expect(lines.some((line) => expected.test(line)), `${expected} in:\n${run.stderr}`).toBe(true);
     }
