@@ -32,7 +32,7 @@ export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy
 export const INDEXED_BODY = "data-pagefind-body";
 
 /** The metadata field that holds the names a page's code uses (searched, never shown). */
-export const CODE_NAMES = "code";
+const CODE_NAMES = "code";
 
 /**
  * The names the code in `html` uses, sorted: every identifier of two characters or more written

@@ -82,7 +82,7 @@ function textsOf(url: string): { code: Set<string>; prose: Set<string> } {
   const body = loadPage(url).querySelector("[data-pagefind-body]")!;
   const code = [...body.querySelectorAll("pre")].map((pre) => pre.textContent).join("\n");
   const rest = body.cloneNode(true) as Element;
-  for (const el of rest.querySelectorAll([...NOT_TEXT, "pre"].join(","))) el.remove();
+  for (const el of rest.querySelectorAll(NOT_TEXT.join(","))) el.remove();
   return { code: runsOf(code), prose: runsOf(rest.textContent ?? "") };
 }
 
