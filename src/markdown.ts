@@ -20,6 +20,7 @@ import { recordLink, startLinks } from "./links.ts";
 import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
+import { HEADING_LINK_CLASS } from "./toc.ts";
 import { escapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
@@ -363,9 +364,10 @@ const siteHref = (target: string): string => (target.startsWith("#") ? `#${SCOPE
 function addLinks(md: MarkdownIt): void {
   md.renderer.rules.link_open = (tokens, idx, options, env: RenderEnv, self) => {
     const token = tokens[idx]!;
-    // Heading self-links carry the id's placeholder already.
+    // Heading self-links carry the id's placeholder already. They lead to their own heading's id,
+    // so they are not recorded: each would make the check read its page back (1,000 posts: 45 MB).
     const target = (token.attrGet("href") ?? "").replace(SCOPE.id, "");
-    recordPageLink(env, sourceLine(env, token), target);
+    if (token.attrGet("class") !== HEADING_LINK_CLASS) recordPageLink(env, sourceLine(env, token), target);
     // Another site, also when written protocol-relative (//host/…).
     if (/^(?:https?:)?\/\//i.test(target)) token.attrSet("rel", "noopener");
     else token.attrSet("href", siteHref(target));
@@ -403,7 +405,7 @@ export function createMarkdown(): MarkdownIt {
   md.use(anchor, {
     level: [2, 3, 4],
     slugify: (text: string) => `${SCOPE.id}${headingId(text)}`,
-    permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: "heading-link" }),
+    permalink: anchor.permalink.headerLink({ safariReaderFix: true, class: HEADING_LINK_CLASS }),
   });
   md.use(footnote);
   scopeHeadings(md);

@@ -7,7 +7,10 @@ export interface TocEntry {
   level: number;
 }
 
-const HEADING = /<h([23]) id="([^"]+)"[^>]*><a class="heading-link" href="#[^"]+">([\s\S]*?)<\/a><\/h\1>/g;
+/** The class of the link Markdown wraps each heading's text in, to the heading's own id. */
+export const HEADING_LINK_CLASS = "heading-link";
+
+const HEADING = new RegExp(`<h([23]) id="([^"]+)"[^>]*><a class="${HEADING_LINK_CLASS}" href="#[^"]+">([\\s\\S]*?)</a></h\\1>`, "g");
 
 export function tableOfContents(html: string): TocEntry[] {
   return [...html.matchAll(HEADING)].map(([, level, id, inner]) => ({

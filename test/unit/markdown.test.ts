@@ -117,7 +117,7 @@ describe("markdown", () => {
     }
   });
 
-  it("records each link within the site at its line, Markdown or raw HTML, for the check at the build's end", () => {
+  it("records each link within the site at its line, Markdown or raw HTML, for the check at the build's end; not heading self-links", () => {
     const file = "posts/blog/links.md";
     const source = [
       "See [part 2](/posts/b/) and [elsewhere](https://example.org/).",
@@ -141,6 +141,7 @@ describe("markdown", () => {
       "| [j](/posts/j/) |",
       ":::",
       "",
+      "## A heading: its self-link leads to its own id, so it is not recorded",
     ].join("\n");
     md.render(source, { page: { inputPath: file, url: "/posts/links/" } });
     const recorded = recordedLinks().filter((link) => link.at.startsWith(`${file}:`));
