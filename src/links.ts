@@ -2,8 +2,7 @@
 // address raw HTML in Markdown links to or loads (href, src, srcset, poster), is recorded as the page
 // renders (file, line, target), and when the build ends every target must be a file it wrote and
 // every #fragment an id in that file (heading self-links excepted: Markdown makes them from the
-// id itself). Only linked pages are read, once each, for their
-// ids: no transform parses every page.
+// id itself). Only linked pages are read, once each, for their ids: no transform parses every page.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
