@@ -39,6 +39,12 @@ describe("search", () => {
     ]);
   });
 
+  it("spaces a section's Latin name from the Chinese around it, as the rest of the Chinese interface does", () => {
+    // A link's text meets the sentence's own characters at its edges: "RDMA 101或论文" reads as one run.
+    const text = JSDOM.fragment(`<p>${noScriptHtml("zh")}</p>`).textContent!;
+    expect(text).not.toMatch(/\p{Script=Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Script=Han}/u);
+  });
+
   it("hands Pagefind a glob of exactly the searchable pages, refusing a path a glob would misread", () => {
     expect(globOf(["zh/posts/b/index.html", "posts/a/index.html"])).toBe("{posts/a/index.html,zh/posts/b/index.html}");
     expect(errorOf(() => globOf(["posts/a/index.html", "posts/{b,c}/index.html"]))).toBe("search index: posts/{b,c}/index.html: has a character Pagefind's glob would read");
