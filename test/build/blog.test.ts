@@ -61,6 +61,9 @@ describe("blog engine (fixture build)", () => {
   it("merges tags that differ in case and paginates tag pages", () => {
     const fixture = page("tags/fixture");
     expect(text(fixture.querySelector("h1"))).toBe("Posts tagged #fixture");
+    // The count and the link to every tag are two items, set apart as the blog's own lede sets its links.
+    expect(text(fixture.querySelector(".lede"))).toBe("12 posts · All tags");
+    expect(text(page("zh/tags/fixture").querySelector(".lede"))).toBe("1 篇文章 · 全部标签");
     expect(fixture.querySelectorAll(".post-list > li")).toHaveLength(10);
     expect(page("tags/fixture/page/2").querySelectorAll(".post-list > li")).toHaveLength(2);
     expect(page("tags/odd").querySelectorAll(".post-list > li")).toHaveLength(6);
