@@ -2,7 +2,7 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { authorListHtml, type Publication } from "./bibtex.ts";
 import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "./dates.ts";
-import { langAttribute, markLanguages } from "./html.ts";
+import { langAttribute, langText, markLanguages } from "./html.ts";
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
 import { translationsOf } from "./translations.ts";
 
@@ -27,6 +27,7 @@ export default function filters(config: UserConfig): void {
   config.addFilter("languageTag", languageTag);
   config.addFilter("markLanguages", markLanguages);
   config.addFilter("langAttr", langAttribute);
+  config.addFilter("langText", langText);
   config.addFilter("alternates", (url: string, pages: { url?: string | false }[]) => translationsOf(pages).alternates(url));
   config.addFilter("languageSwitch", (url: string, lang: Lang, pages: { url?: string | false }[]) => translationsOf(pages).languageSwitch(url, lang));
 }

@@ -27,3 +27,9 @@ export const markLanguages = (text: string, pageLang: Lang): string =>
 
 /** ` lang="…"` for text in `textLang` on a page in `pageLang`, or nothing when they agree. */
 export const langAttribute = (textLang: Lang, pageLang: Lang): string => (textLang === pageLang ? "" : ` lang="${languageTag(textLang)}"`);
+
+/** Text in `textLang`, escaped, and in a span that names its language when the page is in another. */
+export const langText = (text: string, textLang: Lang, pageLang: Lang): string => {
+  const lang = langAttribute(textLang, pageLang);
+  return lang ? `<span${lang}>${escapeHtml(text)}</span>` : escapeHtml(text);
+};

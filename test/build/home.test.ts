@@ -39,6 +39,17 @@ describe.each(homes)("homepage (%s)", (lang, url) => {
     for (const l of profile.links.filter((l: { url?: string }) => l.url)) expect(doc.querySelector(`.profile-links a[href="${l.url}"]`), l.url).not.toBeNull();
   });
 
+  it("links the course's first lesson with its title marked in the lesson's language", () => {
+    const first = loadPage("/rdma101/").querySelector(".syllabus-lessons a")!.getAttribute("href")!;
+    const lesson = loadPage(first);
+    const title = text(lesson.querySelector("h1"));
+    const link = doc.querySelector(`.course-card a[href="${first}"]`)!;
+    // The innermost element that holds the whole title: a screen reader reads it in that element's language.
+    const holder = [link, ...link.querySelectorAll("*")].reverse().find((el) => text(el).includes(title));
+    expect(holder, first).toBeDefined();
+    expect(holder!.closest("[lang]")!.getAttribute("lang")).toBe(lesson.documentElement.lang);
+  });
+
   it("shows the e-mail only in its written-out form", () => {
     expect(text(doc.querySelector(".email"))).toContain("renfeng.chn AT outlook.com");
     expect(readPage(url)).not.toMatch(/renfeng\.chn@|renfeng\.chn&#64;|mailto:/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, langAttribute, markLanguages, unescapeHtml } from "../../src/html.ts";
+import { escapeHtml, langAttribute, langText, markLanguages, unescapeHtml } from "../../src/html.ts";
 
 describe("html helpers", () => {
   it("escapes every character that could open markup", () => {
@@ -18,5 +18,7 @@ describe("html helpers", () => {
   it("names a text's language only where it differs from the page's", () => {
     expect(langAttribute("en", "zh")).toBe(' lang="en"');
     expect(langAttribute("en", "en")).toBe("");
+    expect(langText("Why <RDMA>", "en", "zh")).toBe('<span lang="en">Why &lt;RDMA&gt;</span>');
+    expect(langText("Why <RDMA>", "en", "en")).toBe("Why &lt;RDMA&gt;");
   });
 });
