@@ -8,6 +8,7 @@ const input = form.elements.namedItem("q");
 const status = page.querySelector(".search-status");
 const list = page.querySelector(".search-results");
 const more = page.querySelector(".search-more");
+const elsewhere = page.querySelector(".search-elsewhere");
 const say = page.dataset;
 const resultForms = JSON.parse(say.results);
 const plural = new Intl.PluralRules(document.documentElement.lang);
@@ -43,6 +44,7 @@ async function run() {
   if (!query) {
     list.replaceChildren();
     status.textContent = "";
+    elsewhere.replaceChildren();
     more.hidden = true;
     return;
   }
@@ -55,6 +57,26 @@ async function run() {
   list.replaceChildren(...items);
   const count = search.results.length;
   status.textContent = count ? fill(resultForms[plural.select(count)], { count, query }) : fill(say.none, { query });
+  elsewhere.replaceChildren(...(count ? [] : searchesElsewhere(query)));
+}
+
+/**
+ * The same query in each other language's search (the language switch, which run() gave the query):
+ * each language has its own index, so words of another language find nothing here.
+ */
+function searchesElsewhere(query) {
+  return [...document.querySelectorAll("a.language-switch")].flatMap((other, i) => {
+    const link = document.createElement("a");
+    link.href = other.href;
+    link.hreflang = other.hreflang;
+    // The language's name is in its own language, as the switch writes it.
+    const [before, after = ""] = fill(say.elsewhere, { query }).split("{language}");
+    const name = document.createElement("span");
+    name.lang = other.lang;
+    name.textContent = other.textContent;
+    link.append(before, name, after);
+    return i ? [" · ", link] : [link];
+  });
 }
 
 function resultItem(result) {
@@ -77,9 +99,12 @@ function resultItem(result) {
 try {
   pagefind = await import(`${say.index}pagefind.js`);
   await pagefind.options({ baseUrl: say.siteRoot });
+  // A section none of this language's pages is in (the course, where it has no translation) would only ever find nothing.
+  const held = (await pagefind.filters()).section ?? {};
+  for (const radio of form.elements.namedItem("section")) if (radio.value && !held[radio.value]) radio.closest("label").hidden = true;
   const params = new URLSearchParams(location.search);
   input.value = params.get("q") ?? "";
-  const section = [...form.elements.namedItem("section")].find((radio) => radio.value === (params.get("section") ?? ""));
+  const section = [...form.elements.namedItem("section")].find((radio) => radio.value === (params.get("section") ?? "") && !radio.closest("label").hidden);
   if (section) section.checked = true;
   page.querySelector(".search-needs-script").hidden = true;
   form.hidden = false;

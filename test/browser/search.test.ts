@@ -112,6 +112,50 @@ describe("search", () => {
     await context.close();
   });
 
+  it.each([routes.search("en"), routes.search("zh")])("on %s, offers only the sections its language's index holds a page of", async (url) => {
+    // A section whose pages are all in another language (the course, on the Chinese page) would only ever find nothing.
+    const lang = loadPage(url).documentElement.lang;
+    const held = new Set(
+      (await pageUrls())
+        .map((u) => loadPage(u))
+        .filter((doc) => doc.documentElement.lang === lang)
+        .map((doc) => doc.querySelector("[data-pagefind-body]")?.getAttribute("data-pagefind-filter")?.replace(/^section:/, ""))
+        .filter(Boolean),
+    );
+    expect(held.size).toBeGreaterThan(0);
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    const offered = await page.$$eval(".search-sections input[value]:not([value=''])", (radios) =>
+      radios.filter((r) => (r as HTMLElement).checkVisibility()).map((r) => (r as HTMLInputElement).value),
+    );
+    expect(new Set(offered)).toEqual(held);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("offers a query that finds nothing here in the other language's search, which finds it, from the keyboard", async () => {
+    // A Chinese word from the heading of an indexed Chinese page, typed into the English search.
+    const zhPages = (await pageUrls()).filter((url) => url.startsWith("/zh/") && loadPage(url).querySelector("[data-pagefind-body]"));
+    const [url, word] = zhPages
+      .map((u) => [u, [...loadPage(u).querySelectorAll("[data-pagefind-body] :is(h1, h2)")].map((h) => h.textContent!.match(/\p{Script=Han}{2,}/u)?.[0]).find(Boolean)] as const)
+      .find(([, w]) => w)!;
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await searchFor(page, word!)).toEqual([]);
+    const elsewhere = page.locator(".search-elsewhere a");
+    await expect.poll(() => elsewhere.count()).toBe(1);
+    expect(await elsewhere.textContent()).toContain(word);
+    // The language is named in its own words, and marked so.
+    expect(await elsewhere.locator("[lang]").getAttribute("lang")).toBe(loadPage(routes.search("zh")).documentElement.lang);
+    await elsewhere.focus();
+    await Promise.all([page.waitForURL((u) => u.pathname === routes.search("zh")), page.keyboard.press("Enter")]);
+    await expect.poll(async () => (await results(page)).map((r) => r.href), { timeout: 15_000 }).toContain(url);
+    // A query that finds something offers nothing else.
+    expect(await page.locator(".search-elsewhere a").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it.each(["light", "dark"] as const)("meets WCAG 2.2 AA with results shown, in %s", async (colorScheme) => {
     const { page, context } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone, colorScheme });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
