@@ -7,7 +7,7 @@ import { contentCollection, Index, type CollectionApi, type CollectionItem, type
 import { addFeeds, lastUpdated, MEDIA_TYPES } from "./feeds.ts";
 import { DEFAULT_LANGUAGE } from "./languages.ts";
 import { lessonSchema, type CourseData, type GlossaryTerm, type LessonData } from "./schemas.ts";
-import { routes } from "./urls.ts";
+import { partAnchor, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
 export const COURSE_DIR = "posts/rdma101";
@@ -38,6 +38,9 @@ export interface Part {
   title: string;
   summary: string;
   number: number;
+  /** Its heading's id on the course home (and the print page). */
+  anchor: string;
+  /** Its place in the course home's syllabus. */
   url: string;
   lessons: Lesson[];
   minutes: number;
@@ -126,7 +129,8 @@ export function buildCourse(entries: LessonEntry[], course: CourseData, courseFi
       part.lessons = entry.lessons
         .sort((a, b) => a.lesson.order - b.lesson.order)
         .map(({ entry: lesson, ref }, i) => ({ ...lesson, key: ref, ref, number: `${partIndex + 1}.${i + 1}`, position: ++position, total, part, before: [] }));
-      part.url = part.lessons[0]!.url;
+      part.anchor = partAnchor(slug);
+      part.url = routes.coursePart(slug);
       part.minutes = part.lessons.reduce((sum, l) => sum + l.minutes, 0);
       return part;
     });

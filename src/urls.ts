@@ -30,6 +30,9 @@ const LEGACY_COURSE = "/RDMA101/";
 /** The id of a lab run's entry on the labs page. */
 export const labAnchor = (id: string): string => `lab-${id}`;
 
+/** The id of a part's heading on the course home's syllabus (and on the print page). */
+export const partAnchor = (slug: string): string => `part-${slug}`;
+
 export const routes = {
   home: (lang: Lang = DEFAULT_LANGUAGE) => root(lang),
   posts: (lang: Lang = DEFAULT_LANGUAGE, page = 1) => paged(`${root(lang)}posts/`, page),
@@ -45,6 +48,8 @@ export const routes = {
   publication: (lang: Lang, slug: string) => `${root(lang)}publications/${slug}/`,
   feed: (lang: Lang = DEFAULT_LANGUAGE, format: FeedFormat = "atom") => `${root(lang)}${FEED_FILES[format]}`,
   course: () => COURSE,
+  /** A part of the course: its place in the syllabus (a part has no page of its own). */
+  coursePart: (slug: string) => `${COURSE}#${partAnchor(slug)}`,
   lesson: (part: string, lesson: string) => `${COURSE}${part}/${lesson}/`,
   glossary: (id?: string) => `${COURSE}glossary/${id ? `#${id}` : ""}`,
   /** Every lesson on one page, for print. */

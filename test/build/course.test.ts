@@ -54,6 +54,26 @@ describe("RDMA 101", () => {
     });
   });
 
+  it("leads every lesson's breadcrumbs to the course home and to its part in the syllabus, not to a lesson", () => {
+    // The syllabus: each part's heading, and the lessons listed under it.
+    const sections = [...home().querySelectorAll(".syllabus-part")].map((section) => ({
+      heading: section.querySelector("h3")!,
+      lessons: [...section.querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!),
+    }));
+    for (const url of lessonUrls()) {
+      const crumbs = [...loadPage(url).querySelectorAll("nav.breadcrumbs a")];
+      // Only the last names this page (and says so); the part's crumb is not its first lesson.
+      expect(crumbs.map((a) => a.getAttribute("href") === url), url).toEqual(crumbs.map((_, i) => i === crumbs.length - 1));
+      expect(crumbs.at(-1)!.getAttribute("aria-current"), url).toBe("page");
+      const part = crumbs.at(-2)!;
+      const [path, id] = part.getAttribute("href")!.split("#");
+      expect(path, url).toBe("/rdma101/");
+      const { heading } = sections.find((s) => s.lessons.includes(url))!;
+      expect(heading.id, url).toBe(id);
+      expect(part.textContent, url).toBe(heading.textContent);
+    }
+  });
+
   it("resolves every glossary link in every lesson, and every glossary term links a lesson", () => {
     const glossary = loadPage("/rdma101/glossary/");
     const ids = new Set([...glossary.querySelectorAll("dt[id]")].map((dt) => dt.id));

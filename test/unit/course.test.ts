@@ -44,10 +44,10 @@ describe("course order and numbering", () => {
       ["1.2", 2, 3, "posts/rdma101/01-basics/10-b.md"],
       ["2.1", 3, 3, "posts/rdma101/02-advanced/01-c.md"],
     ]);
-    // A part's address is its first lesson's: the address the fixture's lesson was given.
-    expect(parts.map((p) => [p.number, p.title, p.minutes, p.url])).toEqual([
-      [1, "Basics", 15, "/from-permalink/01-basics/02-a.md/"],
-      [2, "Advanced", 10, "/from-permalink/02-advanced/01-c.md/"],
+    // A part has no page: its address is its heading in the course home's syllabus, never a lesson's.
+    expect(parts.map((p) => [p.number, p.title, p.minutes, p.url, p.anchor])).toEqual([
+      [1, "Basics", 15, "/rdma101/#part-basics", "part-basics"],
+      [2, "Advanced", 10, "/rdma101/#part-advanced", "part-advanced"],
     ]);
   });
 
