@@ -82,6 +82,32 @@ export function tagIndex(posts: Post[]): Map<string, Post[]> {
   return new Map([...tags].sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/**
+ * Tags that translate each other under different names (大模型推理 for llm-serving), between a
+ * language A and a language B: `pairs` holds the tags of each post in A that has a translation in B,
+ * with its translation's. A tag of A and a tag of B that the other language has no tag of that name
+ * for are twins when they mark exactly the same of these pairs; a tag that shares that pattern with
+ * another of its language has no twin (which two go together is then anybody's guess).
+ */
+export function tagTwins(pairs: readonly (readonly [readonly string[], readonly string[]])[], tagsA: ReadonlySet<string>, tagsB: ReadonlySet<string>): Map<string, string> {
+  const bySide = (side: 0 | 1, other: ReadonlySet<string>) => {
+    const byPattern = new Map<string, string[]>();
+    for (const tag of new Set(pairs.flatMap((pair) => pair[side]))) {
+      if (other.has(tag)) continue; // the same name in both languages: one tag, translated by its address
+      const pattern = pairs.map((pair) => (pair[side].includes(tag) ? 1 : 0)).join("");
+      byPattern.set(pattern, [...(byPattern.get(pattern) ?? []), tag]);
+    }
+    return byPattern;
+  };
+  const inB = bySide(1, tagsA);
+  const twins = new Map<string, string>();
+  for (const [pattern, [tag, ...more]] of bySide(0, tagsB)) {
+    const match = inB.get(pattern);
+    if (tag && more.length === 0 && match?.length === 1) twins.set(tag, match[0]!);
+  }
+  return twins;
+}
+
 /** Each series with its parts in order; two posts claiming one part stop the build. */
 export function seriesIndex(posts: Post[]): Map<string, SeriesEntry> {
   const series = new Map<string, SeriesEntry>();
@@ -137,6 +163,8 @@ export function paginate<T>(items: T[], size: number, lang: Lang, urlOf: (pageNu
 export class Blog extends Index<Post> {
   readonly #byLanguage = new Map<Lang, Post[]>();
   readonly #tags = new Map<Lang, Map<string, Post[]>>();
+  /** Language → other language → a tag of the first → its twin in the other (see tagTwins). */
+  readonly #tagTwins = new Map<Lang, Map<Lang, Map<string, string>>>();
 
   constructor(posts: Post[]) {
     super("post", [...posts].sort(byNewest));
@@ -150,6 +178,18 @@ export class Blog extends Index<Post> {
       for (const series of seriesIndex(list).values()) for (const post of series.posts) post.inSeries = series;
       this.#byLanguage.set(lang, list);
       this.#tags.set(lang, tagIndex(list));
+    }
+    for (const lang of LANGUAGE_CODES) {
+      const twins = new Map<Lang, Map<string, string>>();
+      for (const other of LANGUAGE_CODES.filter((l) => l !== lang)) {
+        const translated = new Map(this.inLanguage(other).map((post) => [post.key, post]));
+        const pairs = this.inLanguage(lang).flatMap((post) => {
+          const translation = translated.get(post.key);
+          return translation ? [[post.tags, translation.tags] as const] : [];
+        });
+        twins.set(other, tagTwins(pairs, new Set(this.#tags.get(lang)!.keys()), new Set(this.#tags.get(other)!.keys())));
+      }
+      this.#tagTwins.set(lang, twins);
     }
   }
 
@@ -181,11 +221,21 @@ export class Blog extends Index<Post> {
     });
   }
 
-  /** Every page of every tag's list, in every language. */
-  tagPages(): (ListPage<Post> & { tag: string; total: number })[] {
+  /**
+   * Every page of every tag's list, in every language; a page of a tag whose twin in another
+   * language (see tagTwins) has that many pages names the twin's page as its translation.
+   */
+  tagPages(): (ListPage<Post> & { tag: string; total: number; translations: string[] })[] {
     return LANGUAGE_CODES.flatMap((lang) =>
       [...(this.#tags.get(lang) ?? [])].flatMap(([tag, posts]) =>
-        paginate(posts, POSTS_PER_PAGE, lang, (n) => routes.tag(lang, tag, n)).map((page) => ({ ...page, tag, total: posts.length })),
+        paginate(posts, POSTS_PER_PAGE, lang, (n) => routes.tag(lang, tag, n)).map((page) => {
+          const translations = [...(this.#tagTwins.get(lang) ?? [])].flatMap(([other, twins]) => {
+            const twin = twins.get(tag);
+            const pages = twin ? Math.ceil(this.#tags.get(other)!.get(twin)!.length / POSTS_PER_PAGE) : 0;
+            return twin && page.pageNumber <= pages ? [routes.tag(other, twin, page.pageNumber)] : [];
+          });
+          return { ...page, tag, total: posts.length, translations };
+        }),
       ),
     );
   }

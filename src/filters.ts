@@ -4,7 +4,7 @@ import { authorListHtml, type Publication } from "./bibtex.ts";
 import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "./dates.ts";
 import { langAttribute, langText, markLanguages } from "./html.ts";
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
-import { translationsOf } from "./translations.ts";
+import { translationsOf, type ListedPage } from "./translations.ts";
 
 export default function filters(config: UserConfig): void {
   config.addFilter("isoDate", (date: Date, zone: string) => isoDate(date, zone));
@@ -28,6 +28,6 @@ export default function filters(config: UserConfig): void {
   config.addFilter("markLanguages", markLanguages);
   config.addFilter("langAttr", langAttribute);
   config.addFilter("langText", langText);
-  config.addFilter("alternates", (url: string, pages: { url?: string | false }[]) => translationsOf(pages).alternates(url));
-  config.addFilter("languageSwitch", (url: string, lang: Lang, pages: { url?: string | false }[]) => translationsOf(pages).languageSwitch(url, lang));
+  config.addFilter("alternates", (url: string, pages: ListedPage[]) => translationsOf(pages).alternates(url));
+  config.addFilter("languageSwitch", (url: string, lang: Lang, pages: ListedPage[]) => translationsOf(pages).languageSwitch(url, lang));
 }

@@ -79,6 +79,9 @@ export function pageDataHook(data: PageDataIn): void {
   const itemLang = item !== null && typeof item === "object" ? (item as { lang?: unknown }).lang : undefined;
   const lang = isLang(itemLang) ? itemLang : isLang(data.lang) ? data.lang : DEFAULT_LANGUAGE;
   data.lang = lang;
+  // A list page's translations at other addresses (a tag's, under its other name: see ./blog.ts).
+  const translations = item !== null && typeof item === "object" ? (item as { translations?: unknown }).translations : undefined;
+  if (Array.isArray(translations)) data.translations = translations;
   if (written.layout) {
     const paperPage = written.route === "publication" ? (item as PublicationPage) : undefined;
     data.head = pageHead(written.route, { lang, site: data.site as Site, course: data.course as CourseData, listPage: data.listPage as PageContext["listPage"], paperPage });

@@ -31,7 +31,8 @@ beforeAll(async () => {
   await sharp({ create: { width: 1200, height: 600, channels: 3, background: { r: 40, g: 90, b: 160 } } }).png().toFile(path.join(root, "posts/blog/photo.png"));
   await writeFile(path.join(root, "posts/blog/fixture-throughput.csv"), "threads,read,write\n8,20,16\n1,2.5,2\n");
   const chart = "```chart\ndata: fixture-throughput.csv\nx: threads\ny: [read, write]\ntitle: Fixture throughput\ncaption: Reads and writes by thread count.\n```\n";
-  await fixturePost("series-a", "title: Series A\ndate: 2020-02-01\ndescription: First part.\nseries: Fixture series\npart: 1", `## Only one heading\n\n![A blue rectangle](photo.png)\n\n![](photo.png "decorative")\n\n${chart}`);
+  // Its translation's 存储 is this Storage: the two tags mark the same translated posts (and only these).
+  await fixturePost("series-a", "title: Series A\ndate: 2020-02-01\ndescription: First part.\nseries: Fixture series\npart: 1\ntags: [Storage]", `## Only one heading\n\n![A blue rectangle](photo.png)\n\n![](photo.png "decorative")\n\n${chart}`);
   await fixturePost("secret-draft", "title: Secret draft\ndate: 2020-03-01\ndescription: Never published.\ntags: [draftonly]\ndraft: true");
   // Chinese: a translation of series-a (same slug under zh/), and a post only in Chinese.
   await mkdir(path.join(root, "posts/blog/zh"), { recursive: true });
@@ -205,6 +206,21 @@ describe("blog engine (fixture build)", () => {
     // No translation: the other language's blog.
     expect(switchOf("posts/fixture-01")).toBe("/zh/posts/");
     expect(switchOf("zh/posts/only-chinese")).toBe("/posts/");
+  });
+
+  it("links a tag and its twin under another name both ways, as translations: hreflang, the sitemap, the language switch", () => {
+    const pair = { en: "https://renfeng.org/tags/storage/", "zh-CN": "https://renfeng.org/zh/tags/存储/", "x-default": "https://renfeng.org/tags/storage/" };
+    const alternates = (url: string) =>
+      Object.fromEntries([...page(url).querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]));
+    expect(alternates("tags/storage")).toEqual(pair);
+    expect(alternates("zh/tags/存储")).toEqual(pair);
+    const entry = [...xml("sitemap.xml").querySelectorAll("url")].find((u) => u.querySelector("loc")!.textContent === "https://renfeng.org/tags/storage/")!;
+    expect(entry.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "link")).toHaveLength(3);
+    const switchOf = (url: string) => page(url).querySelector(".language-switch")?.getAttribute("href");
+    expect(switchOf("tags/storage")).toBe("/zh/tags/存储/");
+    expect(switchOf("zh/tags/存储")).toBe("/tags/storage/");
+    // A tag with no twin (Odd is on no translated post) still leads to the other language's blog.
+    expect(switchOf("tags/odd")).toBe("/zh/posts/");
   });
 
   it("keeps the default feeds English and gives Chinese posts feeds of their own", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { archiveByYear, Blog, paginate, postKind, readingMinutes, seriesIndex, tagIndex, type Post } from "../../src/blog.ts";
+import { archiveByYear, Blog, paginate, postKind, readingMinutes, seriesIndex, tagIndex, tagTwins, type Post } from "../../src/blog.ts";
 import { postSchema } from "../../src/schemas.ts";
 import { tagSlug } from "../../src/tags.ts";
 import { routes } from "../../src/urls.ts";
@@ -70,6 +70,28 @@ describe("tags", () => {
     const index = tagIndex([newer, older]);
     expect([...index.keys()]).toEqual(["kv", "rdma"]);
     expect(index.get("rdma")).toEqual([newer, older]);
+  });
+
+  it("pairs a tag with its other-language twin: different names, the same translated posts", () => {
+    // Three posts and their translations; "smart" has one name in both languages, so it is not a twin.
+    const pairs = [
+      [["rdma", "llm-serving", "kvcache"], ["rdma", "大模型推理", "kvcache"]],
+      [["rdma", "disaggregated-memory", "smart"], ["rdma", "分离式内存", "smart"]],
+      [["llm-serving"], ["大模型推理"]],
+    ] as const;
+    const en = new Set(["rdma", "llm-serving", "kvcache", "disaggregated-memory", "smart", "only-english"]);
+    const zh = new Set(["rdma", "大模型推理", "kvcache", "分离式内存", "smart"]);
+    expect(tagTwins(pairs, en, zh)).toEqual(new Map([["llm-serving", "大模型推理"], ["disaggregated-memory", "分离式内存"]]));
+    expect(tagTwins(pairs.map(([a, b]) => [b, a] as const), zh, en)).toEqual(new Map([["大模型推理", "llm-serving"], ["分离式内存", "disaggregated-memory"]]));
+  });
+
+  it("pairs no tag where two of a language mark the same translated posts, or none do", () => {
+    // "a" and "b" always go together: which of them is 甲 is a guess, so neither is anyone's twin.
+    expect(tagTwins([[["a", "b"], ["甲", "乙"]]], new Set(["a", "b"]), new Set(["甲", "乙"]))).toEqual(new Map());
+    expect(tagTwins([[["a"], ["甲", "乙"]]], new Set(["a"]), new Set(["甲", "乙"]))).toEqual(new Map());
+    // Marking different translated posts: not twins.
+    expect(tagTwins([[["a"], []], [[], ["甲"]]], new Set(["a"]), new Set(["甲"]))).toEqual(new Map());
+    expect(tagTwins([], new Set(["a"]), new Set(["甲"]))).toEqual(new Map());
   });
 });
 

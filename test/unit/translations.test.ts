@@ -28,4 +28,17 @@ describe("translations", () => {
     expect(pages.languageSwitch("/zh/posts/c/", "zh").map((l) => [l.lang, l.tag, l.name, l.url])).toEqual([["en", "en", "English", "/posts/"]]);
     expect(pages.languageSwitch("/rdma101/", "en")).toEqual([]);
   });
+
+  it("take a translation a page names at another address, both ways, when the other language has none at its own", () => {
+    const tags = new Translations(["/posts/", "/zh/posts/", "/tags/llm-serving/", "/zh/tags/大模型推理/", "/tags/rdma/", "/zh/tags/rdma/"], [["/tags/llm-serving/", ["/zh/tags/大模型推理/"]]]);
+    const pair = [
+      { hreflang: "en", url: "/tags/llm-serving/" },
+      { hreflang: "zh-CN", url: "/zh/tags/大模型推理/" },
+      { hreflang: "x-default", url: "/tags/llm-serving/" },
+    ];
+    expect(tags.alternates("/tags/llm-serving/")).toEqual(pair);
+    expect(tags.alternates("/zh/tags/大模型推理/")).toEqual(pair);
+    expect(tags.languageSwitch("/zh/tags/大模型推理/", "zh").map((l) => l.url)).toEqual(["/tags/llm-serving/"]);
+    expect(tags.languageSwitch("/tags/rdma/", "en").map((l) => l.url)).toEqual(["/zh/tags/rdma/"]);
+  });
 });
