@@ -166,7 +166,11 @@ describe("blog engine (fixture build)", () => {
     expect([...page("zh/tags").querySelectorAll(".tag-cloud a")].map(text)).toEqual(["#fixture", "#存储"]);
     expect(page("zh/tags/fixture").querySelectorAll(".post-list > li")).toHaveLength(1);
     expect(page("zh/posts/only-chinese").querySelector('.pager a[rel="prev"]')?.getAttribute("href")).toBe("/zh/posts/series-a/");
-    expect([...page("zh/archives").querySelectorAll("h2")].map(text)).toEqual(["2020 (2 篇文章)"]);
+    expect([...page("zh/archives").querySelectorAll("h2")].map(text)).toEqual(["2020（2 篇文章）"]);
+  });
+
+  it("writes the Chinese list's lede with Chinese punctuation: no space after its full-width colon", () => {
+    expect(text(page("zh/posts").querySelector(".lede"))).toMatch(/：标签 · 归档 · 订阅$/);
   });
 
   it("lets a translation show its original's images and charts, in its own words", () => {

@@ -55,6 +55,13 @@ describe.each(homes)("homepage (%s)", (lang, url) => {
     expect(readPage(url)).not.toMatch(/renfeng\.chn@|renfeng\.chn&#64;|mailto:/);
   });
 
+  // Full-width punctuation carries its own space: a space after it shows as a double gap.
+  it.runIf(lang === "zh")("puts no space after a full-width colon in its labels (e-mail, the footer's feeds)", () => {
+    const labelled = [doc.querySelector(".email"), ...doc.querySelectorAll(".site-footer p")].map(text);
+    expect(labelled.filter((line) => line.includes("："))).toHaveLength(2);
+    expect(labelled.filter((line) => /[：，。；] /.test(line))).toEqual([]);
+  });
+
   it.each(["experience", "education"])("lists %s from its data file, newest first, under its heading", (id) => {
     const section = doc.getElementById(id)!.closest("section")!;
     expect(section.getAttribute("aria-labelledby")).toBe(id);
