@@ -29,6 +29,15 @@ describe("RDMA 101", () => {
     }
   });
 
+  it("names the course in every lesson's document title, between the lesson's title and the site's", () => {
+    const course = (parse(readFileSync("_data/course.yaml", "utf8")) as { title: string }).title;
+    const site = (parse(readFileSync("_data/site.yaml", "utf8")) as { title: { en: string } }).title.en;
+    for (const url of lessonUrls()) {
+      const doc = loadPage(url);
+      expect(doc.title, url).toBe(`${doc.querySelector("h1")!.textContent!.trim()} · ${course} · ${site}`);
+    }
+  });
+
   it("chains previous and next through every lesson exactly once, across parts", () => {
     const urls = lessonUrls();
     const visited: string[] = [];
