@@ -21,8 +21,10 @@ describe("RDMA 101", () => {
     const urls = lessonUrls();
     for (const url of urls) {
       const doc = loadPage(url);
-      const sidebar = [...doc.querySelectorAll(".course-nav .course-lessons a")].map((a) => a.getAttribute("href"));
-      expect(sidebar.filter((u) => u !== "/rdma101/glossary/" && u !== "/rdma101/labs/")).toEqual(urls);
+      const sidebar = [...doc.querySelectorAll(".course-nav .course-lessons:not(.course-reference) a")].map((a) => a.getAttribute("href"));
+      expect(sidebar).toEqual(urls);
+      const reference = [...doc.querySelectorAll(".course-nav .course-reference a")].map((a) => a.getAttribute("href"));
+      expect(reference).toEqual(["/rdma101/glossary/", "/rdma101/glossary/#where-to-look", "/rdma101/labs/", "/rdma101/print/"]);
       expect([...doc.querySelectorAll('.course-nav [aria-current="page"]')].map((a) => a.getAttribute("href"))).toEqual([url]);
       expect(doc.querySelector(".lesson-kicker")?.textContent).toMatch(new RegExp(`Lesson ${urls.indexOf(url) + 1} of ${urls.length}$`));
       expect(doc.querySelectorAll(".objectives li").length).toBeGreaterThan(0);
@@ -90,7 +92,7 @@ describe("RDMA 101", () => {
     for (const id of ["rdma", "verbs", "rnic", "hca", "pd", "mr", "lkey", "rkey", "qp", "rc", "uc", "ud", "wr", "wqe", "sge", "cq", "cqe", "psn", "gid", "lid", "roce-v2", "iwarp", "infiniband", "doorbell", "inline", "srq", "rnr", "odp"]) {
       expect(ids, id).toContain(id);
     }
-    const links = lessonUrls().flatMap((url) => [...loadPage(url).querySelectorAll('a[href^="/rdma101/glossary/#"]')].map((a) => `${url} links ${a.getAttribute("href")}`));
+    const links = lessonUrls().flatMap((url) => [...loadPage(url).querySelectorAll('.lesson-body a[href^="/rdma101/glossary/#"]')].map((a) => `${url} links ${a.getAttribute("href")}`));
     expect(links.length, "links from lessons to glossary terms").toBeGreaterThan(0);
     expect(links.filter((link) => !ids.has(link.split("#")[1]!))).toEqual([]);
     // One lesson link per term of _data/glossary.yaml, each to a lesson of the course.
