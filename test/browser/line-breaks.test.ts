@@ -1,0 +1,63 @@
+// Where lines break in what readers look up: a name in inline code (a function, a constant, a
+// member, a path) on a 320px phone and on A5 paper.
+import { describe, expect, it } from "vitest";
+import { browserOnSite, walk } from "../support/browser.ts";
+import { laidOut, lineStarts, runOf, type LaidOut } from "../support/lines.ts";
+import { loadPage, pageUrls } from "../support/site.ts";
+
+const site = browserOnSite();
+
+/** CSS pixels in `mm` millimetres (96 to the inch), rounded down; A5 less Chromium's 1 cm print margins. */
+const px = (mm: number) => Math.floor((mm * 96) / 25.4);
+const a5 = { width: px(148 - 20), height: px(210 - 20) };
+
+/** Every page that shows inline code, by its built HTML. */
+const pagesWithInlineCode = async () => (await pageUrls()).filter((url) => loadPage(url).querySelector("main :not(pre) > code"));
+
+describe("line breaks", () => {
+  it("breaks a name in inline code between its pieces (after _, before . -> :: /), inside a piece only when the piece is wider than the line", async () => {
+    const urls = await pagesWithInlineCode();
+    expect(urls.length).toBeGreaterThan(0);
+    const failures: string[] = [];
+    let measured = 0;
+    for (const [where, viewport, media] of [["320px screen", { width: 320, height: 640 }, "screen"], ["A5 paper", a5, "print"]] as const) {
+      await walk(site.browser, site.server.origin, urls, { viewport }, async (page, url) => {
+        await page.emulateMedia({ media });
+        measured += await page.locator("main :not(pre) > code").count();
+        const codes = await page.evaluate(laidOut, { selector: "main :not(pre) > code", wrapped: true });
+        failures.push(...namesSplitInsidePieces(codes).map((f) => `${url} (${where}): ${f}`));
+      });
+    }
+    expect(measured, "inline code measured").toBeGreaterThan(0);
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+/**
+ * Each line break inside a piece of a name in inline code (between two letters or digits), where
+ * the piece (with the `_` it ends with, or the `.`, `/`, `->` or `::` it starts with) could have
+ * started a line (a space, `_` or `-` before it, or one of those places at an end) and would have
+ * fit on a line of its own: a break at the piece's edge was the better one.
+ */
+function namesSplitInsidePieces(codes: LaidOut[]): string[] {
+  const inName = /[A-Za-z0-9]/;
+  const failures: string[] = [];
+  for (const code of codes) {
+    const text = code.chars.map((c) => c.char).join("");
+    for (const i of lineStarts(code)) {
+      if (!inName.test(text[i - 1]!) || !inName.test(text[i]!)) continue;
+      let [start, end] = [i - 1, i];
+      while (start > 0 && inName.test(text[start - 1]!)) start--;
+      while (end < text.length - 1 && inName.test(text[end + 1]!)) end++;
+      if (text[end + 1] === "_") end++;
+      if (/^(?:->|::)$/.test(text.slice(start - 2, start))) start -= 2;
+      else if (/^[./]$/.test(text[start - 1] ?? "")) start--;
+      const { run: piece, width } = runOf(code, start, end);
+      // A piece between two characters no line may break at ("Destination" in `","Destination","`)
+      // has no better place to break.
+      const edge = /[\s_-]/.test(text[start - 1] ?? "") || /^(?:[./]|->|::)/.test(piece) || piece.endsWith("_") || /^(?:\s|[./]|->|::)/.test(text.slice(end + 1));
+      if (edge && width + code.padding <= code.line) failures.push(`"${text}" breaks "${piece}" after "${text.slice(start, i)}", though the piece fits a ${Math.round(code.line)}px line`);
+    }
+  }
+  return failures;
+}
