@@ -21,7 +21,7 @@ import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { HEADING_LINK_CLASS } from "./toc.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, keepTogether, wordsPattern } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
@@ -301,6 +301,27 @@ function breakInlineCode(md: MarkdownIt): void {
   };
 }
 
+/**
+ * A heading written in Markdown keeps the course's name on one line, as the layouts' headings do
+ * (keepTogether). The name is the page's data (`course.title`, from _data/course.yaml).
+ */
+function keepNameInHeadings(md: MarkdownIt): void {
+  md.core.ruler.push("heading-names", (state) => {
+    let heading = false;
+    for (const token of state.tokens) {
+      if (token.type === "heading_open" || token.type === "heading_close") heading = token.nesting === 1;
+      else if (heading && token.type === "inline") for (const child of token.children ?? []) if (child.type === "text") child.meta = { ...child.meta, heading: true };
+    }
+  });
+  const text = md.renderer.rules.text!;
+  md.renderer.rules.text = (tokens, idx, options, env: { course?: { title?: unknown } } | undefined, self) => {
+    const token = tokens[idx]!;
+    const name = env?.course?.title;
+    const pattern = token.meta?.heading === true && typeof name === "string" ? wordsPattern(name) : undefined;
+    return pattern?.test(token.content) ? keepTogether(token.content, name as string) : text(tokens, idx, options, env, self);
+  };
+}
+
 /** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
 const HAN = /\p{Script=Han}/u;
 const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
@@ -481,6 +502,7 @@ export function createMarkdown(): MarkdownIt {
   addCodeBlocks(md);
   addLinks(md);
   breakInlineCode(md);
+  keepNameInHeadings(md);
   joinCjkLines(md);
   markLatinEmphasis(md);
   // Figures come from directives, rendered one by one: number them once the page is whole. A

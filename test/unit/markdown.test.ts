@@ -211,6 +211,16 @@ describe("markdown", () => {
     });
   });
 
+  it("keeps the course's name (the page's course.title) on one line in a heading, not in prose", () => {
+    const env = { course: { title: "RDMA 101" } };
+    const html = md.render("## What RDMA 101 covers\n\nRDMA 101 covers verbs.\n", env);
+    expect(html).toContain('<a class="heading-link" href="#what-rdma-101-covers"><span>What <span class="unbroken">RDMA 101</span> covers</span></a>');
+    expect(html).toContain("<p>RDMA 101 covers verbs.</p>");
+    expect(tableOfContents(html).map((e) => e.text)).toEqual(["What RDMA 101 covers"]);
+    // Without the course's data (a render outside the site), the heading is as written.
+    expect(md.render("## What RDMA 101 covers\n")).toContain('href="#what-rdma-101-covers"><span>What RDMA 101 covers</span></a>');
+  });
+
   it("renders footnotes", () => {
     expect(md.render("Claim.[^1]\n\n[^1]: Source.\n")).toContain('class="footnotes"');
   });
