@@ -10,10 +10,10 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import type { ResvgRenderOptions } from "@resvg/resvg-js";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, wordsPattern } from "./html.ts";
 import { t } from "./i18n.ts";
 import type { PageFacts } from "./metadata.ts";
-import type { Site } from "./schemas.ts";
+import type { CourseData, Site } from "./schemas.ts";
 import { routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
 
@@ -29,6 +29,8 @@ export interface CardText {
   title: string;
   section: string;
   site: string;
+  /** Words the title keeps on one line where it has them (the course's name). */
+  keep?: string;
 }
 
 // The title block: left edge and width, and the band it is centred in (below the section, above the rule).
@@ -67,10 +69,13 @@ function splitWord(word: string, size: number, width: number): string[] {
 
 /**
  * Breaks a title into lines no wider than the title block: between words, between any two Han
- * characters (Chinese has no spaces), and inside a word only when it is wider than a line.
+ * characters (Chinese has no spaces), and inside a word only when it is wider than a line; never
+ * inside `keep` (the course's name).
  */
-function wrapTitle(title: string, size: number, width = TITLE_WIDTH): string[] {
-  const pieces = (title.match(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]|[^\s\p{Script=Han}\u3000-\u303f\uff00-\uffef]+|\s+/gu) ?? []).flatMap((piece) =>
+function wrapTitle(title: string, size: number, width = TITLE_WIDTH, keep?: string): string[] {
+  const kept = keep === undefined ? undefined : wordsPattern(keep);
+  const splitter = new RegExp(`${kept ? `${kept.source}|` : ""}[\\p{Script=Han}\\u3000-\\u303f\\uff00-\\uffef]|[^\\s\\p{Script=Han}\\u3000-\\u303f\\uff00-\\uffef]+|\\s+`, "gu");
+  const pieces = (title.match(splitter) ?? []).flatMap((piece) =>
     widthOf(piece, size) > width ? splitWord(piece, size, width) : [piece],
   );
   const lines: string[] = [];
@@ -89,14 +94,14 @@ function wrapTitle(title: string, size: number, width = TITLE_WIDTH): string[] {
 }
 
 /** The title set at the largest size whose lines fit the block; at the smallest, cut with an ellipsis. */
-function layoutTitle(title: string): { size: number; lines: string[] } {
+function layoutTitle(title: string, keep?: string): { size: number; lines: string[] } {
   for (const size of TITLE_SIZES) {
-    const lines = wrapTitle(title, size);
+    const lines = wrapTitle(title, size, TITLE_WIDTH, keep);
     if (lines.length * size * LINE_HEIGHT <= TITLE_BOTTOM - TITLE_TOP) return { size, lines };
   }
   const size = TITLE_SIZES.at(-1)!;
   const fit = Math.floor((TITLE_BOTTOM - TITLE_TOP) / (size * LINE_HEIGHT));
-  const lines = wrapTitle(title, size).slice(0, fit);
+  const lines = wrapTitle(title, size, TITLE_WIDTH, keep).slice(0, fit);
   let last = lines[fit - 1]!;
   while (last && widthOf(`${last}…`, size) > TITLE_WIDTH) last = [...last].slice(0, -1).join("");
   lines[fit - 1] = `${last.trimEnd()}…`;
@@ -105,7 +110,7 @@ function layoutTitle(title: string): { size: number; lines: string[] } {
 
 /** The card as SVG: the template with its {placeholders} filled, every text escaped. */
 export function cardSvg(text: CardText, template = readFileSync(TEMPLATE, "utf8")): string {
-  const { size, lines } = layoutTitle(text.title);
+  const { size, lines } = layoutTitle(text.title, text.keep);
   const height = lines.length * size * LINE_HEIGHT;
   const first = TITLE_TOP + (TITLE_BOTTOM - TITLE_TOP - height) / 2 + size;
   const tspans = lines.map((line, i) => `<tspan x="${TITLE_X}" y="${Math.round(first + i * size * LINE_HEIGHT)}">${escapeHtml(line)}</tspan>`).join("");
@@ -221,7 +226,7 @@ export function checkGlyphs(text: CardText, covers: (codePoint: number) => boole
 }
 
 /** What a page's card says, for the kinds of page that have one. */
-function cardText(facts: PageFacts, site: Site): CardText | undefined {
+function cardText(facts: PageFacts, site: Site, course: CourseData): CardText | undefined {
   const section = facts.post
     ? t(facts.lang, "nav.posts")
     : facts.lesson
@@ -229,7 +234,7 @@ function cardText(facts: PageFacts, site: Site): CardText | undefined {
       : facts.paper
         ? t(facts.lang, "nav.publications")
         : undefined;
-  return section === undefined ? undefined : { title: facts.head.title ?? "", section, site: site.title[facts.lang] };
+  return section === undefined ? undefined : { title: facts.head.title ?? "", section, site: site.title[facts.lang], keep: course.title };
 }
 
 /**
@@ -276,8 +281,8 @@ export default function cards(config: UserConfig): void {
     drawingHash = undefined;
   });
   // The page's facts with its card's address (a site path), for the head and the JSON-LD.
-  config.addFilter("withCard", (facts: PageFacts, site: Site): PageFacts => {
-    const text = cardText(facts, site);
+  config.addFilter("withCard", (facts: PageFacts, site: Site, course: CourseData): PageFacts => {
+    const text = cardText(facts, site, course);
     if (!text) return facts;
     checkGlyphs(text, (covers ??= fontCoverage(readFileSync(FONT))), facts.url);
     const svg = cardSvg(text, (template ??= readFileSync(TEMPLATE, "utf8")));

@@ -2,7 +2,7 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { authorListHtml, type Publication } from "./bibtex.ts";
 import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "./dates.ts";
-import { langAttribute, langText, markLanguages } from "./html.ts";
+import { keepTogether, langAttribute, langText, markLanguages } from "./html.ts";
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
 import { translationsOf, type ListedPage } from "./translations.ts";
 
@@ -22,6 +22,8 @@ export default function filters(config: UserConfig): void {
     return year;
   });
   config.addFilter("authorList", authorListHtml);
+  // A title in a heading, escaped, with a name (the course's) that must not wrap inside it.
+  config.addFilter("keepTogether", keepTogether);
   // Languages: a page's tag, text in another language than the page's, and its translations.
   config.addGlobalData("defaultLanguage", DEFAULT_LANGUAGE);
   config.addFilter("languageTag", languageTag);

@@ -25,6 +25,32 @@ export const markLanguages = (text: string, pageLang: Lang): string =>
     ? escapeHtml(text)
     : escapeHtml(text).replace(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]+/gu, (run) => `<span lang="${languageTag(HAN_LANGUAGE)}">${run}</span>`);
 
+/** The class that keeps a run of words on one line (site.css). */
+export const UNBROKEN_CLASS = "unbroken";
+
+/** A name of several words (the course's, "RDMA 101"), matched whole with any space between its words; none for one word. */
+export function wordsPattern(name: string): RegExp | undefined {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return undefined;
+  const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}])${words.map(literal).join("\\s+")}(?![\\p{L}\\p{N}])`, "u");
+}
+
+/**
+ * Escapes text, keeping each occurrence of `name` (words such as the course's name, "RDMA 101") on
+ * one line: a heading that wraps breaks before or after it, never inside. Markup only: the text
+ * read, copied and searched is the same.
+ */
+export function keepTogether(text: string, name: string): string {
+  const pattern = wordsPattern(name);
+  if (!pattern) return escapeHtml(text);
+  // Split around a capture group: the name's occurrences are the odd parts.
+  return text
+    .split(new RegExp(`(${pattern.source})`, "u"))
+    .map((part, i) => (i % 2 ? `<span class="${UNBROKEN_CLASS}">${escapeHtml(part)}</span>` : escapeHtml(part)))
+    .join("");
+}
+
 /** ` lang="…"` for text in `textLang` on a page in `pageLang`, or nothing when they agree. */
 export const langAttribute = (textLang: Lang, pageLang: Lang): string => (textLang === pageLang ? "" : ` lang="${languageTag(textLang)}"`);
 

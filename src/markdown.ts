@@ -21,7 +21,7 @@ import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { HEADING_LINK_CLASS } from "./toc.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, keepTogether, wordsPattern } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
@@ -237,6 +237,91 @@ function eachInlineToken(tokens: Token[], visit: (token: Token, index: number, s
   for (const block of tokens) block.children?.forEach(visit);
 }
 
+/**
+ * Where a name in inline code may break across lines: after an underscore (`IBV_WC_` | `RETRY`),
+ * before a member's `.`, `->` or `::` (`attr` | `.max_dest_rd_atomic`, `wc` | `->status`), and before
+ * a path's `/`. Digits around a dot (`169.254.1.1`, `3.14`) and a URL's `//` are no such place.
+ */
+const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]|->|::)|(?<=[^\s/])(?=\/[^\s/])/g;
+/**
+ * A run of inline code this long (no space in it) may not fit a line of the narrowest column prose
+ * has (a list in a callout on a 320px phone holds about 22 characters of code): it gets its break
+ * places wherever it is. A shorter one moves to the next line whole.
+ */
+export const LONG_CODE = 20;
+
+/**
+ * Inline code, with a `<wbr>` at each place a name may break (CODE_BREAK): without them a name too
+ * wide for its line breaks after any letter (`IBV_WC_RE` | `TRY_EXC_ERR`), as `overflow-wrap` lets
+ * it, which stays the last resort for a piece still too wide. In a table cell every name has them,
+ * whatever its length: a cell is as narrow as the table's columns need (A5 paper; a table on a
+ * screen scrolls instead, see site.css). In prose only long runs (LONG_CODE) do, so that a name that
+ * fits the next line is not split at a line's end; `before` and `after` count the characters of
+ * the run outside the code (`<code>a_b</code>/<code>c_d</code>` is one run). `<wbr>` is no text:
+ * what is copied, found, indexed and read aloud is the code as written.
+ */
+export function breakableCode(code: string, inTable = false, before = 0, after = 0): string {
+  const runs = code.split(/(\s+)/);
+  return runs
+    .map((run, i) => {
+      const length = run.length + (i === 0 ? before : 0) + (i === runs.length - 1 ? after : 0);
+      return inTable || length >= LONG_CODE ? run.split(CODE_BREAK).map(escapeHtml).join("<wbr>") : escapeHtml(run);
+    })
+    .join("");
+}
+
+/** How many characters next to `tokens[index]`, toward `step`, belong to its run: up to a space or line break. */
+function joinedLength(tokens: Token[], index: number, step: 1 | -1): number {
+  let length = 0;
+  for (let i = index + step; i >= 0 && i < tokens.length; i += step) {
+    const token = tokens[i]!;
+    if (token.type === "softbreak" || token.type === "hardbreak") break;
+    const text = token.type === "text" || token.type === "code_inline" ? token.content : "";
+    const joined = (step > 0 ? /^\S*/ : /\S*$/).exec(text)![0];
+    length += joined.length;
+    if (joined.length < text.length) break;
+  }
+  return length;
+}
+
+/** Inline code gets its break places (breakableCode), told whether it is in a table cell. */
+function breakInlineCode(md: MarkdownIt): void {
+  md.core.ruler.push("code-in-cells", (state) => {
+    let cells = 0;
+    for (const token of state.tokens) {
+      if (token.type === "td_open" || token.type === "th_open") cells++;
+      else if (token.type === "td_close" || token.type === "th_close") cells--;
+      else if (cells > 0 && token.type === "inline") for (const child of token.children ?? []) if (child.type === "code_inline") child.meta = { ...child.meta, inTable: true };
+    }
+  });
+  md.renderer.rules.code_inline = (tokens, idx, _options, _env, self) => {
+    const token = tokens[idx]!;
+    const code = breakableCode(token.content, token.meta?.inTable === true, joinedLength(tokens, idx, -1), joinedLength(tokens, idx, 1));
+    return `<code${self.renderAttrs(token)}>${code}</code>`;
+  };
+}
+
+/**
+ * A heading written in Markdown keeps the course's name on one line, as the layouts' headings do
+ * (keepTogether). The name is the page's data (`course.title`, from _data/course.yaml).
+ */
+function keepNameInHeadings(md: MarkdownIt): void {
+  md.core.ruler.push("heading-names", (state) => {
+    let heading = false;
+    for (const token of state.tokens) {
+      if (token.type === "heading_open" || token.type === "heading_close") heading = token.nesting === 1;
+      else if (heading && token.type === "inline") for (const child of token.children ?? []) if (child.type === "text") child.meta = { ...child.meta, heading: true };
+    }
+  });
+  const text = md.renderer.rules.text!;
+  md.renderer.rules.text = (tokens, idx, options, env: { course?: { title?: unknown } } | undefined, self) => {
+    const token = tokens[idx]!;
+    const name = env?.course?.title;
+    const pattern = token.meta?.heading === true && typeof name === "string" ? wordsPattern(name) : undefined;
+    return pattern?.test(token.content) ? keepTogether(token.content, name as string) : text(tokens, idx, options, env, self);
+  };
+}
+
 /** Han characters, and the full-width punctuation of CJK text (、。「」（），：；！？ …). */
 const HAN = /\p{Script=Han}/u;
 const FULL_WIDTH_PUNCTUATION = /[\u3000-\u303f\uff00-\uffef]/;
@@ -416,6 +501,8 @@ export function createMarkdown(): MarkdownIt {
   addContainers(md);
   addCodeBlocks(md);
   addLinks(md);
+  breakInlineCode(md);
+  keepNameInHeadings(md);
   joinCjkLines(md);
   markLatinEmphasis(md);
   // Figures come from directives, rendered one by one: number them once the page is whole. A
@@ -433,4 +520,6 @@ export function createMarkdown(): MarkdownIt {
 
 export default function markdown(config: UserConfig): void {
   config.setLibrary("md", createMarkdown());
+  // Code the templates write (feed addresses, lab commands, glossary names) breaks as Markdown's does.
+  config.addFilter("breakableCode", (code: unknown) => breakableCode(String(code)));
 }

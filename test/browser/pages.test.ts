@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
 import { languageOf } from "../../src/urls.ts";
 import { axeViolations, open, shadedEdges, viewports, browserOnSite, walk } from "../support/browser.ts";
+import { laidOut, lineStarts, runOf, type LaidOut } from "../support/lines.ts";
 import { loadPage, pageUrls, samplePages } from "../support/site.ts";
 
 const site = browserOnSite();
@@ -151,7 +152,8 @@ describe("pages in Chromium", () => {
     const failures: string[] = [];
     for (const width of [320, viewports.phone.width, viewports.desktop.width]) {
       await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 800 } }, async (page, url) => {
-        failures.push(...(await page.evaluate(wordsSplitAcrossLines)).map((f) => `${url} at ${width}px: ${f}`));
+        const headings = await page.evaluate(laidOut, { selector: "main :is(h1, h2, h3, h4)" });
+        failures.push(...wordsSplitAcrossLines(headings).map((f) => `${url} at ${width}px: ${f}`));
       });
     }
     expect(failures).toEqual([]);
@@ -174,38 +176,23 @@ describe("pages in Chromium", () => {
 });
 
 /**
- * In the page: each heading line that ends between two Han characters, unless the run of text
- * around the break (up to a space or punctuation) is wider than the heading, so it could not fit.
+ * Each heading line that ends between two Han characters, unless the run of text around the break
+ * (up to a space or punctuation) is wider than the heading, so it could not fit.
  */
-function wordsSplitAcrossLines(): string[] {
+function wordsSplitAcrossLines(headings: LaidOut[]): string[] {
   const han = /\p{Script=Han}/u;
   const breakable = /[\s\p{P}]/u;
   const failures: string[] = [];
-  for (const heading of document.querySelectorAll<HTMLElement>("main :is(h1, h2, h3, h4)")) {
-    const chars: { char: string; top: number }[] = [];
-    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
-    const range = document.createRange();
-    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-      for (let i = 0; i < node.data.length; i++) {
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const rect = range.getClientRects()[0];
-        if (rect) chars.push({ char: node.data[i]!, top: rect.top });
-      }
-    }
-    for (let i = 1; i < chars.length; i++) {
+  for (const heading of headings) {
+    const { chars } = heading;
+    for (const i of lineStarts(heading)) {
       const [before, after] = [chars[i - 1]!, chars[i]!];
-      if (after.top - before.top < 5 || !han.test(before.char) || !han.test(after.char)) continue;
+      if (!han.test(before.char) || !han.test(after.char)) continue;
       let [start, end] = [i - 1, i];
       while (start > 0 && !breakable.test(chars[start - 1]!.char)) start--;
       while (end < chars.length - 1 && !breakable.test(chars[end + 1]!.char)) end++;
-      const run = chars.slice(start, end + 1).map((c) => c.char).join("");
-      const probe = heading.appendChild(document.createElement("span"));
-      probe.style.whiteSpace = "nowrap";
-      probe.textContent = run;
-      const fits = probe.getBoundingClientRect().width <= heading.clientWidth;
-      probe.remove();
-      if (fits) failures.push(`"${heading.textContent!.trim()}" breaks "${run}" after "${before.char}"`);
+      const { run, width } = runOf(heading, start, end);
+      if (width <= heading.line) failures.push(`"${heading.label}" breaks "${run}" after "${before.char}"`);
     }
   }
   return failures;

@@ -1,7 +1,8 @@
 // The search index as built: exactly the posts, lessons, glossary and paper pages, each under its
 // section, one index per language; Pagefind's scripts are served, its ready-made interfaces are not.
 // Searched with Pagefind's own script (in Node, over HTTP): excerpts come from a page's prose, never
-// from its code, and every verbs or rdma_cm name a page's code uses still finds that page.
+// from its code, and every verbs or rdma_cm name a page's code uses still finds that page, as does
+// a name its prose writes with break places in it.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -123,6 +124,29 @@ describe("searching the course", () => {
     for (const [name, urls] of uses) {
       const hits = new Set((await found(name)).map((r) => r.url));
       missed.push(...urls.filter((url) => !hits.has(url)).map((url) => `${name}: ${url}`));
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("finds a page by a name its prose writes with break places in it (<wbr>), as one word", async () => {
+    const written = new Map<string, string[]>();
+    for (const url of indexed.filter((u) => languageOf(u) === "en")) {
+      for (const code of loadPage(url).querySelectorAll("[data-pagefind-body] :not(pre) > code")) {
+        const name = code.textContent ?? "";
+        if (code.querySelector("wbr") && /^\w+$/.test(name)) written.set(name, [...new Set([...(written.get(name) ?? []), url])]);
+      }
+    }
+    expect(written.size).toBeGreaterThan(0);
+    const missed: string[] = [];
+    for (const [name, urls] of written) {
+      const results = await found(name);
+      const hits = new Set(results.map((r) => r.url));
+      missed.push(...urls.filter((url) => !hits.has(url)).map((url) => `${name}: ${url}`));
+      // Where Pagefind marks the name in an excerpt, it marks it whole, not a piece of it.
+      for (const { url, excerpt } of results) {
+        const marked = [...excerpt.matchAll(/<mark>([\s\S]*?)<\/mark>/g)].map((m) => m[1]!);
+        if (urls.includes(url) && marked.length > 0 && !marked.some((m) => m.includes(name))) missed.push(`${name}: ${url} marks ${marked.join(", ")}`);
+      }
     }
     expect(missed).toEqual([]);
   });

@@ -45,6 +45,17 @@ describe("social cards", () => {
     );
   });
 
+  it("keeps the course's name on one line of a title, where the title would break inside it", () => {
+    const title = "没有 RDMA 网卡的 RDMA：RDMA 101 背后的 Soft-RoCE 实验环境";
+    const lines = (keep?: string) => [...cardSvg({ ...text(title), keep }).matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => m[1]!);
+    const splits = (set: string[]) => set.some((line, i) => /RDMA$/.test(line) && /^101/.test(set[i + 1] ?? ""));
+    // Set as it comes, this title breaks between the two words: the case the name is kept for.
+    expect(splits(lines())).toBe(true);
+    expect(splits(lines("RDMA 101"))).toBe(false);
+    // Nothing is lost: the lines hold the title's every character but the spaces they break at.
+    expect(lines("RDMA 101").join("").replace(/\s/g, "")).toBe(title.replace(/\s/g, ""));
+  });
+
   it("escapes the text it sets", () => {
     expect(cardSvg({ title: "a <b> & c", section: "<s>", site: "x" })).toContain("a &lt;b&gt; &amp; c");
   });

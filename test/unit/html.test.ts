@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, langAttribute, langText, markLanguages, unescapeHtml } from "../../src/html.ts";
+import { escapeHtml, keepTogether, langAttribute, langText, markLanguages, unescapeHtml } from "../../src/html.ts";
 
 describe("html helpers", () => {
   it("escapes every character that could open markup", () => {
@@ -13,6 +13,15 @@ describe("html helpers", () => {
   it("marks Han text by the page's language: as Chinese on an English page, not at all on a Chinese one", () => {
     expect(markLanguages("I'm Feng Ren (任峰), <hi>", "en")).toBe(`I&#39;m Feng Ren (<span lang="zh-CN">任峰</span>), &lt;hi&gt;`);
     expect(markLanguages("我是任峰（Feng Ren）", "zh")).toBe("我是任峰（Feng Ren）");
+  });
+
+  it("keeps a name of several words on one line in a title, escaping the rest, the text unchanged", () => {
+    expect(keepTogether("The lab behind RDMA 101 & its <VMs>", "RDMA 101")).toBe('The lab behind <span class="unbroken">RDMA 101</span> &amp; its &lt;VMs&gt;');
+    expect(keepTogether("RDMA 101 术语表", "RDMA 101")).toBe('<span class="unbroken">RDMA 101</span> 术语表');
+    expect(keepTogether("RDMA\n101: RDMA 101", "RDMA 101")).toBe('<span class="unbroken">RDMA\n101</span>: <span class="unbroken">RDMA 101</span>');
+    // Only the name itself, not a longer word that starts or ends like it.
+    expect(keepTogether("XRDMA 1010", "RDMA 101")).toBe("XRDMA 1010");
+    expect(keepTogether("Queue pairs", "RDMA 101")).toBe("Queue pairs");
   });
 
   it("names a text's language only where it differs from the page's", () => {

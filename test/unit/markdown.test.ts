@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { readdirSync, readFileSync } from "node:fs";
-import { createMarkdown, headingSlug, LAYOUT_IDS } from "../../src/markdown.ts";
+import { breakableCode, createMarkdown, headingSlug, LAYOUT_IDS, LONG_CODE } from "../../src/markdown.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
 import { setPathPrefix } from "../../src/urls.ts";
@@ -175,6 +175,50 @@ describe("markdown", () => {
     expect(zh).toContain("<em>强调</em>");
     expect(zh).toContain("<em>RDMA 网卡</em>");
     expect(md.render(source, { lang: "en" })).not.toContain("lang=");
+  });
+
+  describe("places where a name in inline code may break", () => {
+    it("are after an underscore and before a member's . -> :: and a path's /, not between digits or in a URL's //", () => {
+      const cases: [string, string][] = [
+        ["IBV_WC_RETRY_EXC_ERR", "IBV_<wbr>WC_<wbr>RETRY_<wbr>EXC_<wbr>ERR"],
+        ["attr.max_dest_rd_atomic", "attr<wbr>.max_<wbr>dest_<wbr>rd_<wbr>atomic"],
+        ["wc->status", "wc<wbr>-&gt;status"],
+        ["RdmaTransport::submit", "RdmaTransport<wbr>::submit"],
+        ["/sys/class/infiniband", "/sys<wbr>/class<wbr>/infiniband"],
+        ["https://renfeng.org/feed.xml", "https://renfeng<wbr>.org<wbr>/feed<wbr>.xml"],
+        ["__builtin_expect", "__builtin_<wbr>expect"],
+        ["169.254.101.1", "169.254.101.1"],
+        ["counters/...", "counters<wbr>/..."],
+        ["a < b_c", "a &lt; b_<wbr>c"],
+      ];
+      for (const [code, html] of cases) expect(breakableCode(code, true), code).toBe(html);
+    });
+
+    it("are in every name in a table cell, in prose only in a run too long for a phone's line, the code read as written", () => {
+      const long = "ibv_query_device_ex_attr".padEnd(LONG_CODE, "x");
+      const html = md.render(`| Field | Use |\n| --- | --- |\n| \`wr_id\` | \`ibv_post_send\` |\n\nThe \`wr_id\` of \`ibv_post_send\`, or \`${long}\`.\n`);
+      expect(html).toContain("<td><code>wr_<wbr>id</code></td>");
+      expect(html).toContain("<td><code>ibv_<wbr>post_<wbr>send</code></td>");
+      expect(html).toContain("The <code>wr_id</code> of <code>ibv_post_send</code>, or <code>ibv_<wbr>query_");
+      expect(html.replaceAll("<wbr>", "")).toContain(`<code>${long}</code>`);
+    });
+
+    it("count a run across code spans joined without a space", () => {
+      expect(md.render("Set `responder_resources`/`initiator_depth` (read depths).\n")).toBe(
+        "<p>Set <code>responder_<wbr>resources</code>/<code>initiator_<wbr>depth</code> (read depths).</p>\n",
+      );
+      expect(md.render("Set `responder_resources` and `initiator_depth`.\n")).toBe("<p>Set <code>responder_resources</code> and <code>initiator_depth</code>.</p>\n");
+    });
+  });
+
+  it("keeps the course's name (the page's course.title) on one line in a heading, not in prose", () => {
+    const env = { course: { title: "RDMA 101" } };
+    const html = md.render("## What RDMA 101 covers\n\nRDMA 101 covers verbs.\n", env);
+    expect(html).toContain('<a class="heading-link" href="#what-rdma-101-covers"><span>What <span class="unbroken">RDMA 101</span> covers</span></a>');
+    expect(html).toContain("<p>RDMA 101 covers verbs.</p>");
+    expect(tableOfContents(html).map((e) => e.text)).toEqual(["What RDMA 101 covers"]);
+    // Without the course's data (a render outside the site), the heading is as written.
+    expect(md.render("## What RDMA 101 covers\n")).toContain('href="#what-rdma-101-covers"><span>What RDMA 101 covers</span></a>');
   });
 
   it("renders footnotes", () => {
