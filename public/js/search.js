@@ -90,8 +90,13 @@ function resultItem(result) {
   link.textContent = result.meta.title;
   heading.append(link);
   const excerpt = document.createElement("p");
-  // Pagefind's excerpt is the page's own text, escaped, with the matches marked.
+  // Pagefind's excerpt is the page's own text, escaped, with the matches marked; cut from anywhere in
+  // it, so a mark says where text was left out before or after.
   excerpt.innerHTML = result.excerpt;
+  const shown = excerpt.textContent;
+  const [before, after] = say.cut.split("{excerpt}");
+  if (!result.content.startsWith(shown)) excerpt.prepend(before);
+  if (!result.content.endsWith(shown)) excerpt.append(after);
   item.append(section, heading, excerpt);
   return item;
 }

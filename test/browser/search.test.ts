@@ -48,6 +48,26 @@ describe("search", () => {
     await context.close();
   });
 
+  it("marks where an excerpt leaves out the page's text: not before one that starts the page", async () => {
+    const term = glossary.find((g) => /^queue pair/i.test(g.term))!;
+    const [part, lesson] = term.lesson.split("/") as [string, string];
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    await searchFor(page, "queue pair");
+    const excerpt = (href: string) => page.locator(`.search-results > li:has(a[href$="${href}"]) > p:last-child`).textContent();
+    const [before, after] = t("en", "search.cut").split("{excerpt}") as [string, string];
+    // The lesson's title is its text's first words, and holds the query: its excerpt starts the page.
+    const first = (await excerpt(routes.lesson(part, lesson)))!;
+    expect(first.startsWith(before)).toBe(false);
+    expect(first.endsWith(after)).toBe(true);
+    // The glossary defines the term far down the page.
+    const deep = (await excerpt(routes.glossary()))!;
+    expect(deep.startsWith(before)).toBe(true);
+    expect(deep.endsWith(after)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("narrows results to one section, and keeps query and section in the address", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
