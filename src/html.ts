@@ -10,8 +10,8 @@ const characters = Object.fromEntries(Object.entries(entities).map(([c, entity])
 /** The text of markup that escapeHtml (or Prism, which escapes & and <) wrote; in one pass, so `&amp;lt;` is `&lt;`. */
 export const unescapeHtml = (s: string): string => s.replace(/&(?:lt|gt|quot|#39|amp);/g, (e) => characters[e] ?? e);
 
-/** Text as inline code. */
-export const codeHtml = (text: string | number): string => `<code>${escapeHtml(String(text))}</code>`;
+/** Text as inline code, with its break places (breakableCode). */
+export const codeHtml = (text: string | number): string => `<code>${breakableCode(String(text))}</code>`;
 
 /** A link to `url` around markup that is already HTML (escape text first, or pass codeHtml's). */
 export const linkHtml = (url: string, html: string): string => `<a href="${escapeHtml(url)}">${html}</a>`;
@@ -59,3 +59,42 @@ export const langText = (text: string, textLang: Lang, pageLang: Lang): string =
   const lang = langAttribute(textLang, pageLang);
   return lang ? `<span${lang}>${escapeHtml(text)}</span>` : escapeHtml(text);
 };
+
+/**
+ * Where a name in inline code may break across lines: after an underscore (`IBV_WC_` | `RETRY`),
+ * before a member's `.`, `->` or `::` (`attr` | `.max_dest_rd_atomic`, `wc` | `->status`), and before
+ * a path's `/`. Digits around a dot (`169.254.1.1`, `3.14`) and a URL's `//` are no such place.
+ */
+const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]|->|::)|(?<=[^\s/])(?=\/[^\s/])/g;
+/**
+ * A run of inline code this long (no space in it) may not fit a line of the narrowest column prose
+ * has (a list in a callout on a 320px phone holds about 22 characters of code): it gets its break
+ * places wherever it is. A shorter one moves to the next line whole.
+ */
+export const LONG_CODE = 20;
+/** A word of inline code that starts with a hyphen: an option (`-d`, `--size=4096`), `-1`, `->next`. */
+const OPTION = /^--?[^\s-]/;
+
+/**
+ * Inline code, with a `<wbr>` at each place a name may break (CODE_BREAK): without them a name too
+ * wide for its line breaks after any letter (`IBV_WC_RE` | `TRY_EXC_ERR`), as `overflow-wrap` lets
+ * it, which stays the last resort for a piece still too wide. In a table cell every name has them,
+ * whatever its length: a cell is as narrow as the table's columns need (A5 paper; a table on a
+ * screen scrolls instead, see site.css). In prose only long runs (LONG_CODE) do, so that a name that
+ * fits the next line is not split at a line's end; `before` and `after` count the characters of
+ * the run outside the code (`<code>a_b</code>/<code>c_d</code>` is one run). `<wbr>` is no text:
+ * what is copied, found, indexed and read aloud is the code as written.
+ */
+export function breakableCode(code: string, inTable = false, before = 0, after = 0): string {
+  const runs = code.split(/(\s+)/);
+  return runs
+    .map((run, i) => {
+      const length = run.length + (i === 0 ? before : 0) + (i === runs.length - 1 ? after : 0);
+      const pieces = inTable || length >= LONG_CODE ? run.split(CODE_BREAK) : [run];
+      const html = pieces.map(escapeHtml);
+      // Browsers break after an option's leading hyphen (`-` | `d rxe0`): its first piece stays whole.
+      if (OPTION.test(run) && pieces[0]!.length < LONG_CODE) html[0] = `<span class="${UNBROKEN_CLASS}">${html[0]}</span>`;
+      return html.join("<wbr>");
+    })
+    .join("");
+}

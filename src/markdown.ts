@@ -21,7 +21,7 @@ import { codeBlockHtml, fenceLabels, highlightCode } from "./highlight.ts";
 import { DIRECTIVES, renderDirective } from "./directives.ts";
 import { FIGURE_NUMBER } from "./figures.ts";
 import { HEADING_LINK_CLASS } from "./toc.ts";
-import { escapeHtml, keepTogether, wordsPattern } from "./html.ts";
+import { breakableCode, escapeHtml, keepTogether, wordsPattern } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, isLang, languageTag, type Lang } from "./languages.ts";
 import { handWrittenOutput } from "./transcripts.ts";
@@ -237,38 +237,6 @@ function eachInlineToken(tokens: Token[], visit: (token: Token, index: number, s
   for (const block of tokens) block.children?.forEach(visit);
 }
 
-/**
- * Where a name in inline code may break across lines: after an underscore (`IBV_WC_` | `RETRY`),
- * before a member's `.`, `->` or `::` (`attr` | `.max_dest_rd_atomic`, `wc` | `->status`), and before
- * a path's `/`. Digits around a dot (`169.254.1.1`, `3.14`) and a URL's `//` are no such place.
- */
-const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]|->|::)|(?<=[^\s/])(?=\/[^\s/])/g;
-/**
- * A run of inline code this long (no space in it) may not fit a line of the narrowest column prose
- * has (a list in a callout on a 320px phone holds about 22 characters of code): it gets its break
- * places wherever it is. A shorter one moves to the next line whole.
- */
-export const LONG_CODE = 20;
-
-/**
- * Inline code, with a `<wbr>` at each place a name may break (CODE_BREAK): without them a name too
- * wide for its line breaks after any letter (`IBV_WC_RE` | `TRY_EXC_ERR`), as `overflow-wrap` lets
- * it, which stays the last resort for a piece still too wide. In a table cell every name has them,
- * whatever its length: a cell is as narrow as the table's columns need (A5 paper; a table on a
- * screen scrolls instead, see site.css). In prose only long runs (LONG_CODE) do, so that a name that
- * fits the next line is not split at a line's end; `before` and `after` count the characters of
- * the run outside the code (`<code>a_b</code>/<code>c_d</code>` is one run). `<wbr>` is no text:
- * what is copied, found, indexed and read aloud is the code as written.
- */
-export function breakableCode(code: string, inTable = false, before = 0, after = 0): string {
-  const runs = code.split(/(\s+)/);
-  return runs
-    .map((run, i) => {
-      const length = run.length + (i === 0 ? before : 0) + (i === runs.length - 1 ? after : 0);
-      return inTable || length >= LONG_CODE ? run.split(CODE_BREAK).map(escapeHtml).join("<wbr>") : escapeHtml(run);
-    })
-    .join("");
-}
 
 /** How many characters next to `tokens[index]`, toward `step`, belong to its run: up to a space or line break. */
 function joinedLength(tokens: Token[], index: number, step: 1 | -1): number {

@@ -20,7 +20,7 @@ const a5 = { width: px(148 - 20), height: px(210 - 20) };
 const pagesWithInlineCode = async () => (await pageUrls()).filter((url) => loadPage(url).querySelector("main :not(pre) > code"));
 
 describe("line breaks", () => {
-  it("breaks a name in inline code between its pieces (after _, before . -> :: /), inside a piece only when the piece is wider than the line", async () => {
+  it("breaks a name in inline code between its pieces (after _, before . -> :: /), inside a piece only when the piece is wider than the line, never after an option's leading hyphen", async () => {
     const urls = await pagesWithInlineCode();
     expect(urls.length).toBeGreaterThan(0);
     const failures: string[] = [];
@@ -70,6 +70,8 @@ function namesSplitInsidePieces(codes: LaidOut[]): string[] {
   for (const code of codes) {
     const text = code.chars.map((c) => c.char).join("");
     for (const i of lineStarts(code)) {
+      // An option's leading hyphen left at a line's end (`-` | `d rxe0`).
+      if (text[i - 1] === "-" && /^\s?$/.test(text[i - 2] ?? "") && text[i] !== "-") failures.push(`"${text}" breaks after the hyphen that starts "${text.slice(i - 1).split(/\s/)[0]}"`);
       if (!inName.test(text[i - 1]!) || !inName.test(text[i]!)) continue;
       let [start, end] = [i - 1, i];
       while (start > 0 && inName.test(text[start - 1]!)) start--;

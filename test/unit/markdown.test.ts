@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "../support/errors.ts";
 import { readdirSync, readFileSync } from "node:fs";
-import { breakableCode, createMarkdown, headingSlug, LAYOUT_IDS, LONG_CODE } from "../../src/markdown.ts";
+import { createMarkdown, headingSlug, LAYOUT_IDS } from "../../src/markdown.ts";
+import { breakableCode, LONG_CODE } from "../../src/html.ts";
 import { FIGURE_NUMBER } from "../../src/figures.ts";
 import { tableOfContents } from "../../src/toc.ts";
 import { setPathPrefix } from "../../src/urls.ts";
@@ -201,6 +202,15 @@ describe("markdown", () => {
       expect(html).toContain("<td><code>ibv_<wbr>post_<wbr>send</code></td>");
       expect(html).toContain("The <code>wr_id</code> of <code>ibv_post_send</code>, or <code>ibv_<wbr>query_");
       expect(html.replaceAll("<wbr>", "")).toContain(`<code>${long}</code>`);
+    });
+
+    it("are never after the hyphen that starts an option: its first piece stays whole", () => {
+      expect(breakableCode("ib_write_bw -d rxe0 --size=4096")).toBe('ib_write_bw <span class="unbroken">-d</span> rxe0 <span class="unbroken">--size=4096</span>');
+      expect(breakableCode("-libverbs", true)).toBe('<span class="unbroken">-libverbs</span>');
+      expect(breakableCode("gcc -I/usr/local/cuda/include")).toBe('gcc <span class="unbroken">-I</span><wbr>/usr<wbr>/local<wbr>/cuda<wbr>/include');
+      // Too long to keep whole on a phone's line: its separators are its break places.
+      expect(breakableCode("--max-send-wr=1024-and-more_x")).toBe("--max-send-wr=1024-and-more_<wbr>x");
+      expect(breakableCode("a - b")).toBe("a - b");
     });
 
     it("count a run across code spans joined without a space", () => {
