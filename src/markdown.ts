@@ -237,7 +237,6 @@ function eachInlineToken(tokens: Token[], visit: (token: Token, index: number, s
   for (const block of tokens) block.children?.forEach(visit);
 }
 
-
 /** How many characters next to `tokens[index]`, toward `step`, belong to its run: up to a space or line break. */
 function joinedLength(tokens: Token[], index: number, step: 1 | -1): number {
   let length = 0;
