@@ -55,6 +55,9 @@ describe("RDMA 101", () => {
     // The last lesson has no next lesson: it leads back to the course home, which is not "next".
     expect(url).toBeUndefined();
     expect(loadPage(urls.at(-1)!).querySelector(".pager a.pager-end")?.getAttribute("href")).toBe("/rdma101/");
+    // The first lesson has no previous one: it leads back to the course home, which is not "previous".
+    expect(loadPage(urls[0]!).querySelector(".pager a.pager-start")?.getAttribute("href")).toBe("/rdma101/");
+    expect(urls.slice(1).filter((u) => loadPage(u).querySelector(".pager a.pager-start"))).toEqual([]);
     // The last lesson of each part but the last introduces the next part; no other lesson does.
     const sections = [...home().querySelectorAll(".syllabus-part")].map((section) => [...section.querySelectorAll(".syllabus-lessons a")].map((a) => a.getAttribute("href")!));
     sections.forEach((lessons, i) => {
