@@ -22,8 +22,12 @@ export default function filters(config: UserConfig): void {
     return year;
   });
   config.addFilter("authorList", authorListHtml);
-  // A title in a heading, escaped, with a name (the course's) that must not wrap inside it.
-  config.addFilter("keepTogether", keepTogether);
+  // A title in a heading, escaped, with the course's name (the page's `course` data) kept on one line.
+  config.addFilter("keepCourseName", function (this: { ctx?: { course?: { title?: unknown } } }, title: string) {
+    const name = this.ctx?.course?.title;
+    if (typeof name !== "string") throw new Error("keepCourseName: the page has no course.title (_data/course.yaml)");
+    return keepTogether(title, name);
+  });
   // Languages: a page's tag, text in another language than the page's, and its translations.
   config.addGlobalData("defaultLanguage", DEFAULT_LANGUAGE);
   config.addFilter("languageTag", languageTag);
