@@ -3,14 +3,23 @@
 // so sizes are read synchronously and the files are written before the build finishes. An image
 // without alt text stops the build unless its title says "decorative"; so does one the image library
 // cannot read (corrupt, or too large), named with its page.
+import { createRequire } from "node:module";
 import path from "node:path";
-import Image, { generateHTML, statsSync } from "@11ty/eleventy-img";
 import type MarkdownIt from "markdown-it";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { renderedFile } from "./markdown.ts";
 import { pageFile } from "./page-files.ts";
 import { href, routes } from "./urls.ts";
 import { contentError, errorMessage } from "./validation.ts";
+
+type ImageLibrary = typeof import("@11ty/eleventy-img");
+let library: ImageLibrary | undefined;
+/**
+ * eleventy-img, loaded at the first Markdown image: importing it loads sharp, about 10 MB of a
+ * build's memory, and most builds have no Markdown image. It is CommonJS, so the synchronous
+ * renderer can require it.
+ */
+const imageLibrary = (): ImageLibrary => (library ??= createRequire(import.meta.url)("@11ty/eleventy-img") as ImageLibrary);
 
 const WIDTHS = [480, 960, 1440];
 const SIZES = "(min-width: 48rem) 44rem, 100vw";
@@ -44,6 +53,8 @@ export function pictureHtml(src: string, alt: string, title: string, file: strin
   const source = imageSource(src, alt, title, file);
   const options = optionsFor(settings);
   const unreadable = (error: unknown) => fail(`cannot be read as an image (${errorMessage(error)}); is it corrupt, or too large?`);
+  const Image = imageLibrary();
+  const { generateHTML, statsSync } = Image;
   let stats: ReturnType<typeof statsSync>;
   try {
     stats = statsSync(source, options);
