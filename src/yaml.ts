@@ -2,9 +2,9 @@
 // stay the text written, with syntax errors reported as `file: where: reason`. Every YAML the site
 // reads (front matter, data, directives, UI strings) is refused with a control character in any
 // text, as no feed could carry it. js-yaml reads (about five times faster than the `yaml` package
-// on a thousand posts' front matter, docs/performance.md); `yaml` writes what the scaffold creates.
-import { CORE_SCHEMA, load, YAMLException } from "js-yaml";
-import { stringify } from "yaml";
+// on a thousand posts' front matter, docs/performance.md) and writes what the scaffold creates, in
+// the same schema, so what it writes reads back as written.
+import { CORE_SCHEMA, dump, load, YAMLException } from "js-yaml";
 import { controlCharacterIn } from "./content-safety.ts";
 import { contentError, fieldName } from "./validation.ts";
 
@@ -22,4 +22,4 @@ export function readYaml(source: string, file: string, where = "(syntax)"): unkn
 }
 
 /** A Markdown file's text: the front matter as YAML between `---` lines, then the body as given. */
-export const withFrontMatter = (front: object, body: string): string => `---\n${stringify(front)}---\n${body}`;
+export const withFrontMatter = (front: object, body: string): string => `---\n${dump(front, { schema: CORE_SCHEMA, lineWidth: -1 })}---\n${body}`;

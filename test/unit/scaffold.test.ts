@@ -32,6 +32,13 @@ describe("a new post", () => {
     expect(body.trim()).not.toBe("");
   });
 
+  it("writes any title so that it reads back as written", () => {
+    for (const title of ["Yes", "null", "RDMA: why #1", "'quoted' and \"double\"", "- a list?", "3.14", "任峰：RDMA"]) {
+      const created = newPost(title, { ...options, slug: "round-trip" });
+      expect(readContentFile(created.text, created.file).data.title).toBe(title);
+    }
+  });
+
   it("refuses a title without a slug and a slug in use, suggesting --slug", () => {
     expect(errorOf(() => newPost("你好", options))).toMatch(/title '你好' has no Latin letters or digits; give one with --slug=<slug>/);
     expect(newPost("你好", { ...options, slug: "ni-hao" }).file).toBe("posts/blog/ni-hao.md");
