@@ -2,7 +2,7 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { authorListHtml, type Publication } from "./bibtex.ts";
 import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "./dates.ts";
-import { keepTogether, langAttribute, langText, markLanguages } from "./html.ts";
+import { keepTogether, langAttribute, langText, markLanguages, textWithCode } from "./html.ts";
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
 import { translationsOf, type ListedPage } from "./translations.ts";
 
@@ -28,6 +28,7 @@ export default function filters(config: UserConfig): void {
     if (typeof name !== "string") throw new Error("keepCourseName: the page has no course.title (_data/course.yaml)");
     return keepTogether(title, name);
   });
+  config.addFilter("textWithCode", textWithCode);
   // Languages: a page's tag, text in another language than the page's, and its translations.
   config.addGlobalData("defaultLanguage", DEFAULT_LANGUAGE);
   config.addFilter("languageTag", languageTag);

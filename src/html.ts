@@ -13,6 +13,9 @@ export const unescapeHtml = (s: string): string => s.replace(/&(?:lt|gt|quot|#39
 /** Text as inline code, with its break places (breakableCode). */
 export const codeHtml = (text: string | number): string => `<code>${breakableCode(String(text))}</code>`;
 
+/** Text from a data file, escaped, with each `backticked` span shown as code (codeHtml). */
+export const textWithCode = (text: string): string => text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? codeHtml(part) : escapeHtml(part))).join("");
+
 /** A link to `url` around markup that is already HTML (escape text first, or pass codeHtml's). */
 export const linkHtml = (url: string, html: string): string => `<a href="${escapeHtml(url)}">${html}</a>`;
 

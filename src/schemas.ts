@@ -13,6 +13,8 @@ z.config({ jitless: true });
 const text = z.string().trim().min(1, "must not be empty");
 const plainText = (max: number) =>
   text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");
+/** Text whose `backticked` spans are code (textWithCode in ./html.ts). */
+const textWithCode = text.refine((s) => !s.replace(/`[^`]+`/g, "").includes("`"), "has an unpaired `: code goes between two backticks, as `npm test`");
 const year = z.number("must be a four-digit year").int("must be a four-digit year").min(1900).max(2100);
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
@@ -171,9 +173,9 @@ const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a lower-cas
 export const courseSchema = z.strictObject({
   title: text,
   description: plainText(200),
-  audience: text,
-  prerequisites: z.array(text).min(1),
-  withoutHardware: text,
+  audience: textWithCode,
+  prerequisites: z.array(textWithCode).min(1),
+  withoutHardware: textWithCode,
   parts: z
     .array(z.strictObject({ slug, title: text, summary: plainText(300) }))
     .min(1)

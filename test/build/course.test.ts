@@ -17,6 +17,15 @@ describe("RDMA 101", () => {
     for (const id of ["who-it-is-for", "prerequisites", "without-hardware", "syllabus"]) expect(doc.getElementById(id)).not.toBeNull();
   });
 
+  it("shows the backticked spans of the course home's data as code, with no backtick left over", () => {
+    const course = parse(readFileSync("_data/course.yaml", "utf8")) as { audience: string; prerequisites: string[]; withoutHardware: string };
+    const spans = [course.audience, ...course.prerequisites, course.withoutHardware].flatMap((text) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+    const doc = home();
+    const sections = ["who-it-is-for", "prerequisites", "without-hardware"].map((id) => doc.getElementById(id)!.nextElementSibling!);
+    expect(sections.flatMap((section) => [...section.querySelectorAll("code")].map((code) => code.textContent))).toEqual(spans);
+    for (const section of sections) expect(section.textContent).not.toContain("`");
+  });
+
   it("shows every lesson in the sidebar of every lesson, marking only the current one", () => {
     const urls = lessonUrls();
     for (const url of urls) {

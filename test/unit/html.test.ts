@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, keepTogether, langAttribute, langText, markLanguages, unescapeHtml } from "../../src/html.ts";
+import { escapeHtml, keepTogether, langAttribute, langText, markLanguages, textWithCode, unescapeHtml } from "../../src/html.ts";
 
 describe("html helpers", () => {
   it("escapes every character that could open markup", () => {
@@ -8,6 +8,11 @@ describe("html helpers", () => {
 
   it("reads escaped text back as it was, an escaped entity included", () => {
     for (const text of [`<script>alert("x") & 'y'</script>`, "p->rkey &lt; &amp;x"]) expect(unescapeHtml(escapeHtml(text))).toBe(text);
+  });
+
+  it("shows a data file's backticked spans as code, escaping the rest", () => {
+    expect(textWithCode("Run `npm run lab` & <see>; `a<b>`.")).toBe("Run <code>npm run lab</code> &amp; &lt;see&gt;; <code>a&lt;b&gt;</code>.");
+    expect(textWithCode("no code")).toBe("no code");
   });
 
   it("marks Han text by the page's language: as Chinese on an English page, not at all on a Chinese one", () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { profileSchema, siteSchema, timelineSchema } from "../../src/schemas.ts";
+import { courseSchema, profileSchema, siteSchema, timelineSchema } from "../../src/schemas.ts";
 import { validate } from "../../src/validation.ts";
 import { errorOf } from "../support/errors.ts";
 
@@ -67,6 +67,25 @@ describe("timeline schema", () => {
     [{ ...entry, end: 2016 }, "t.yaml: [0].end: must not be before start"],
   ])("rejects a malformed year: %j", (bad, message) => {
     expect(errorOf(() => validate(timelineSchema, [bad], "t.yaml"))).toBe(message);
+  });
+});
+
+describe("course schema", () => {
+  const course = yaml("_data/course.yaml");
+
+  it("accepts the real course, and code between backticks in the course home's text", () => {
+    expect(validate(courseSchema, { ...course, withoutHardware: "Run `npm run lab` or `make`." }, "c.yaml").withoutHardware).toBe("Run `npm run lab` or `make`.");
+  });
+
+  it.each([
+    ["withoutHardware", "Run `npm run lab."],
+    ["audience", "Empty `` code."],
+  ])("refuses an unpaired backtick in %s", (field, value) => {
+    expect(errorOf(() => validate(courseSchema, { ...course, [field]: value }, "c.yaml"))).toBe(`c.yaml: ${field}: has an unpaired \`: code goes between two backticks, as \`npm test\``);
+  });
+
+  it("names the prerequisite with an unpaired backtick", () => {
+    expect(errorOf(() => validate(courseSchema, { ...course, prerequisites: ["ok", "`gcc"] }, "c.yaml"))).toMatch(/^c\.yaml: prerequisites\[1\]: has an unpaired `/);
   });
 });
 
