@@ -1,4 +1,4 @@
-// Each kind of page in real Chromium on a wide screen and a 320px one, the language switch,
+// Each kind of page in real Chromium on a wide screen and a 320px one, the site header on a phone, the language switch,
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
@@ -38,6 +38,20 @@ describe("pages in Chromium", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, url).toBeLessThanOrEqual(0);
     });
+  }, 120_000);
+
+  it("fits the site header into two rows on a phone, in both languages: the name and tools, then every section, each a target of 24×24px or more whose focus ring touches no other", async () => {
+    const urls = await pages();
+    expect(new Set(urls.map(languageOf))).toEqual(new Set(["en", "zh"]));
+    const failures: string[] = [];
+    for (const width of [390, 320]) {
+      await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 640 } }, async (page, url) => {
+        const header = await page.evaluate(headerLayout);
+        expect(header.sections, url).toBeGreaterThan(0);
+        failures.push(...header.problems.map((p) => `${url} at ${width}px: ${p}`));
+      });
+    }
+    expect(failures).toEqual([]);
   }, 120_000);
 
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {
@@ -196,4 +210,43 @@ function wordsSplitAcrossLines(headings: LaidOut[]): string[] {
     }
   }
   return failures;
+}
+
+/**
+ * In the page: the site header's controls as laid out (rows: controls whose boxes overlap
+ * vertically), and what is wrong with them for a phone: more than two rows, a control outside the
+ * screen or smaller than 24×24px (WCAG 2.5.8), a section's focus ring (outline and its offset)
+ * off the screen or over another section.
+ */
+function headerLayout(): { sections: number; problems: string[] } {
+  const controls = [...document.querySelectorAll<HTMLElement>(".site-header :is(a, button)")].filter((el) => el.checkVisibility());
+  const name = (el: HTMLElement) => `"${el.textContent!.trim() || el.getAttribute("aria-label")}"`;
+  const problems: string[] = [];
+  const rows: { top: number; bottom: number }[] = [];
+  for (const box of controls.map((el) => el.getBoundingClientRect()).sort((a, b) => a.top - b.top)) {
+    const row = rows.find((r) => box.top < r.bottom && box.bottom > r.top);
+    if (row) row.bottom = Math.max(row.bottom, box.bottom);
+    else rows.push({ top: box.top, bottom: box.bottom });
+  }
+  if (rows.length > 2) problems.push(`${rows.length} rows`);
+  const screen = document.documentElement.clientWidth;
+  for (const el of controls) {
+    const box = el.getBoundingClientRect();
+    if (box.width < 24 || box.height < 24) problems.push(`${name(el)} is ${Math.round(box.width)}×${Math.round(box.height)}px`);
+    if (box.left < 0 || box.right > screen) problems.push(`${name(el)} is off the screen`);
+  }
+  const sections = [...document.querySelectorAll<HTMLElement>(".site-nav a")];
+  for (const el of sections) {
+    el.focus();
+    const style = getComputedStyle(el);
+    const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+    const box = el.getBoundingClientRect();
+    const ring = { left: box.left - reach, right: box.right + reach, top: box.top - reach, bottom: box.bottom + reach };
+    if (style.outlineStyle === "none" || reach <= 0) problems.push(`${name(el)} shows no focus ring`);
+    if (ring.left < 0 || ring.right > screen) problems.push(`${name(el)}'s focus ring is cut off by the screen's edge`);
+    for (const other of sections.filter((o) => o !== el).map((o) => o.getBoundingClientRect())) {
+      if (ring.left < other.right && ring.right > other.left && ring.top < other.bottom && ring.bottom > other.top) problems.push(`${name(el)}'s focus ring covers a neighbour`);
+    }
+  }
+  return { sections: sections.length, problems };
 }
