@@ -4,19 +4,12 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import type { Lesson, Syllabus } from "./course.ts";
 import type { Lang } from "./languages.ts";
-import { loadRuns, runFile, type LabRunFile } from "./lab/runs.ts";
+import { LAB_COMMANDS, loadRuns, runFile, type LabRunFile } from "./lab/runs.ts";
 import { withoutRdmaDevice } from "./lab/shell.ts";
 import { vmAddress } from "./lab/vm.ts";
 import type { Wire } from "./schemas.ts";
 import { transcriptHtml } from "./transcripts.ts";
 import { labAnchor } from "./urls.ts";
-
-/** How a learner opens the lab and repeats a lab run (README: The RDMA 101 lab): the one place that names them. */
-export const LAB_COMMANDS = {
-  shell: "npm run lab",
-  twoVms: "npm run lab -- --vms 2",
-  run: (id: string) => `npm run lab -- --run ${id}`,
-};
 
 export interface LabStep {
   name: string;
@@ -84,6 +77,7 @@ export function labsByLesson(syllabus: Syllabus, runs: LabRunFile[] = loadRuns()
 
 export default function courseLabs(config: UserConfig): void {
   config.addFilter("labsByLesson", (syllabus: Syllabus) => labsByLesson(syllabus));
-  config.addFilter("labTranscript", (lab: Lab, lang: Lang) => transcriptHtml(lab.id, undefined, runFile(lab.id), undefined, lang));
+  // No caption: the run's entry names it and the command, and the page says once what the lab is.
+  config.addFilter("labTranscript", (lab: Lab, lang: Lang) => transcriptHtml(lab.id, undefined, runFile(lab.id), undefined, lang, "none"));
   config.addGlobalData("labCommands", { shell: LAB_COMMANDS.shell, twoVms: LAB_COMMANDS.twoVms, run: LAB_COMMANDS.run("RUN-ID") });
 }

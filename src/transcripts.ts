@@ -13,11 +13,13 @@ import type { Directive } from "./directives.ts";
 import { codeBlockHtml, highlightCode } from "./highlight.ts";
 import { t, tHtml } from "./i18n.ts";
 import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
-import { LABS_DIR, lessonRefs, loadRun, runFile, type LabRunFile } from "./lab/runs.ts";
+import { LAB_COMMANDS, LABS_DIR, lessonRefs, loadRun, runFile, type LabRunFile } from "./lab/runs.ts";
 import { parseTranscript, type StepTranscript } from "./lab/transcript.ts";
 import { isLessonFile } from "./course.ts";
 import { transcriptSchema } from "./schemas.ts";
 import { contentError } from "./validation.ts";
+import { codeHtml, escapeHtml, linkHtml } from "./html.ts";
+import { href, routes } from "./urls.ts";
 
 /** Fence languages that show a terminal or program output. */
 const OUTPUT_FENCES = new Set(["console", "shell-session", "output", "text"]);
@@ -31,8 +33,22 @@ export function handWrittenOutput(file: string, lang: string): string | undefine
   return `${lang}: a lesson shows program output only with the transcript directive (a run captured in the lab, posts/rdma101/labs/); commands to type go in a sh block`;
 }
 
-/** Under every transcript: where the output comes from, and what its timings mean. */
-export const transcriptCaption = (lang: Lang): string => tHtml(lang, "transcript.caption", { command: "<code>npm run lab</code>" });
+/**
+ * What a transcript's caption says: the run it comes from and how to run it again ("run"), after
+ * that also what every transcript's timings mean ("lab"), or nothing ("none") where that is said
+ * already: on the labs page, and under a lesson's later transcripts of one run.
+ */
+export type TranscriptCaption = "lab" | "run" | "none";
+
+/** The caption under a lesson's transcript of `run`, below the transcripts of the runs `above`. */
+export const captionBelow = (run: string, above: string[]): TranscriptCaption => (above.includes(run) ? "none" : above.length ? "run" : "lab");
+
+function captionHtml(manifest: LabRunFile, caption: TranscriptCaption, lang: Lang): string {
+  if (caption === "none") return "";
+  const run = tHtml(lang, "transcript.run", { run: linkHtml(href(routes.courseLab(manifest.id)), escapeHtml(manifest.title)), command: codeHtml(LAB_COMMANDS.run(manifest.id)) });
+  const text = caption === "lab" ? tHtml(lang, "transcript.lab", { run }, { software: t(lang, "transcript.software") }) : run;
+  return `<figcaption class="code-caption">${text}</figcaption>`;
+}
 
 /** Each run's manifest and captured output, read once per build: many directives name the same run. */
 const capturedRuns = new Map<string, { manifest: LabRunFile; captured: StepTranscript[] }>();
@@ -58,10 +74,10 @@ export function capturedRun(run: string, dir: string, fail: (reason: string) => 
 }
 
 /** The steps a directive shows, read from the run's transcript; every mistake names the page's line. */
-function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number } {
+function transcriptSteps(run: string, step: string | undefined, at: string, dir = LABS_DIR): { steps: StepTranscript[]; vms: number; stepsInRun: number; manifest: LabRunFile } {
   const fail = (field: string, reason: string) => contentError([`${at}: transcript.${field}: ${reason}`]);
   const { manifest, captured } = capturedRun(run, dir, (reason) => fail("run", reason));
-  const shown = { vms: manifest.vms, stepsInRun: captured.length };
+  const shown = { vms: manifest.vms, stepsInRun: captured.length, manifest };
   if (step === undefined) return { steps: captured, ...shown };
   const one = captured.find((s) => s.name === step);
   if (!one) throw fail("step", `run '${run}' has no step '${step}' (it has ${captured.map((s) => s.name).join(", ")})`);
@@ -76,19 +92,19 @@ function labelOf(s: StepTranscript, steps: number, vms: number, lang: Lang): str
   return parts.join(" · ");
 }
 
-export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR, lang: Lang = DEFAULT_LANGUAGE): string {
-  const { steps, vms, stepsInRun } = transcriptSteps(run, step, at, dir);
+export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR, lang: Lang = DEFAULT_LANGUAGE, caption: TranscriptCaption = "lab"): string {
+  const { steps, vms, stepsInRun, manifest } = transcriptSteps(run, step, at, dir);
   const blocks = steps.map((s) => {
     const label = labelOf(s, stepsInRun, vms, lang);
     const { html } = highlightCode(`$ ${s.run}\n${s.output.trimEnd()}`, "console");
     return codeBlockHtml({ html, label, name: t(lang, "transcript.name", { command: s.run }), lang: "console" }, lang);
   });
-  return `<figure class="transcript">\n${blocks.join("")}<figcaption class="code-caption">${transcriptCaption(lang)}</figcaption>\n</figure>\n`;
+  return `<figure class="transcript">\n${blocks.join("")}${captionHtml(manifest, caption, lang)}\n</figure>\n`;
 }
 
 export const transcriptDirective: Directive<typeof transcriptSchema> = {
   schema: transcriptSchema,
-  render: ({ run, step }, where) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang),
+  render: ({ run, step }, where, above) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang, captionBelow(run, above.map((a) => a.run))),
 };
 
 

@@ -17,6 +17,13 @@ export interface LabRunFile extends LabRun {
   transcriptFile: string;
 }
 
+/** How a learner opens the lab and repeats a lab run (README: The RDMA 101 lab): the one place that names them. */
+export const LAB_COMMANDS = {
+  shell: "npm run lab",
+  twoVms: "npm run lab -- --vms 2",
+  run: (id: string) => `npm run lab -- --run ${id}`,
+};
+
 export const runFile = (id: string, dir = LABS_DIR): string => `${dir}/${id}.yaml`;
 export const transcriptFile = (id: string, dir = LABS_DIR): string => `${dir}/${id}.out`;
 

@@ -3,8 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { LAB_COMMANDS } from "../../src/course-labs.ts";
-import { loadRun, runIds } from "../../src/lab/runs.ts";
+import { LAB_COMMANDS, loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
 import { labAnchor } from "../../src/urls.ts";
 import { fileFor, lessonUrls, loadPage } from "../support/site.ts";

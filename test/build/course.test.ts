@@ -142,6 +142,26 @@ describe("RDMA 101", () => {
     }
   });
 
+  it("captions a lesson's transcripts without repeating itself: each names its run, linked to the run's entry on the labs page, once", () => {
+    const labs = loadPage("/rdma101/labs/");
+    let captioned = 0;
+    for (const url of lessonUrls()) {
+      const captions = [...loadPage(url).querySelectorAll("figure.transcript > figcaption")];
+      const texts = captions.map((c) => c.textContent!.trim());
+      expect(texts.filter((c, i) => texts.indexOf(c) !== i), url).toEqual([]);
+      for (const caption of captions) {
+        const [path, anchor] = caption.querySelector("a")!.getAttribute("href")!.split("#");
+        expect(path, url).toBe("/rdma101/labs/");
+        expect(labs.getElementById(anchor!), `${url}: #${anchor}`).not.toBeNull();
+        captioned++;
+      }
+    }
+    expect(captioned).toBeGreaterThan(1);
+    // The labs page names each run above its transcript, and says once what the lab is.
+    expect(labs.querySelectorAll("figure.transcript").length).toBeGreaterThan(0);
+    expect(labs.querySelectorAll("figure.transcript > figcaption")).toHaveLength(0);
+  });
+
   it("answers every /RDMA101/ address with a redirect to an existing page", () => {
     const urls = ["/rdma101/", "/rdma101/glossary/", ...lessonUrls()];
     for (const url of urls) {

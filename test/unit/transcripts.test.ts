@@ -2,11 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
 import { formatTranscript } from "../../src/lab/transcript.ts";
 import { readContentFile } from "../../src/content.ts";
 import { createMarkdown } from "../../src/markdown.ts";
-import { transcriptCaption, transcriptHtml } from "../../src/transcripts.ts";
+import { t } from "../../src/i18n.ts";
+import { LAB_COMMANDS, lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
+import { transcriptHtml } from "../../src/transcripts.ts";
+import { routes } from "../../src/urls.ts";
 
 const md = createMarkdown();
 const root = mkdtempSync(path.join(tmpdir(), "transcripts-"));
@@ -32,7 +34,8 @@ describe("the transcript directive", () => {
     for (const run of loadRuns(runIds())) {
       const html = transcriptHtml(run.id, undefined, "page.md:1");
       expect(html).toMatch(/^<figure class="transcript">/);
-      expect(html).toContain(`<figcaption class="code-caption">${transcriptCaption("en")}</figcaption>`);
+      expect(html).toContain(`<a href="${routes.courseLab(run.id)}">`);
+      expect(text(html)).toContain(LAB_COMMANDS.run(run.id));
       expect(html.match(/<pre tabindex="0"/g)).toHaveLength(run.steps.length);
       let from = 0;
       for (const step of run.steps) {
@@ -41,6 +44,22 @@ describe("the transcript directive", () => {
         from = found;
       }
     }
+  });
+
+  it("names each run under its first transcript on the page, and says what the lab is under the page's first only", () => {
+    const [a, b] = loadRuns(runIds()).filter((r) => r.steps.length > 1);
+    const fence = (run: string, step: string) => `\`\`\`transcript\nrun: ${run}\nstep: ${step}\n\`\`\`\n\n`;
+    const body = fence(a!.id, a!.steps[0]!.name) + fence(a!.id, a!.steps[1]!.name) + fence(b!.id, b!.steps[0]!.name);
+    const figures = md.render(body, page("lesson.md", body)).split("</figure>").slice(0, -1);
+    const captions = figures.map((f) => text(f.match(/<figcaption[^>]*>(.*)<\/figcaption>/s)?.[1] ?? ""));
+    const software = t("en", "transcript.software");
+    expect(captions[0]).toContain(a!.title);
+    expect(captions[0]).toContain(LAB_COMMANDS.run(a!.id));
+    expect(captions[0]).toContain(software);
+    expect(captions[1], "a second step of the same run").toBe("");
+    expect(captions[2]).toContain(b!.title);
+    expect(captions[2]).toContain(LAB_COMMANDS.run(b!.id));
+    expect(captions[2]).not.toContain(software);
   });
 
   it("renders from a fenced block in Markdown, one step when asked", () => {
