@@ -5,7 +5,9 @@ import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { contentCollection, Index, type CollectionApi, type CollectionItem, type Entry, type Kind } from "./content.ts";
 import { addFeeds, lastUpdated, MEDIA_TYPES } from "./feeds.ts";
-import { DEFAULT_LANGUAGE } from "./languages.ts";
+import { langText } from "./html.ts";
+import { tHtml } from "./i18n.ts";
+import { DEFAULT_LANGUAGE, type Lang } from "./languages.ts";
 import { lessonSchema, type CourseData, type GlossaryTerm, type LessonData } from "./schemas.ts";
 import { partAnchor, routes } from "./urls.ts";
 import { contentError } from "./validation.ts";
@@ -210,6 +212,10 @@ export class Syllabus extends Index<Lesson> {
   }
 }
 
+/** The words of a link to the course's first lesson: one string wherever it is (homepage, course home). */
+export const startLinkHtml = (first: Pick<Lesson, "number" | "title" | "lang">, lang: Lang): string =>
+  tHtml(lang, "course.start", { title: langText(first.title, first.lang, lang) }, { number: first.number });
+
 /** An old address (the redirect page's own `url`) and where its page lives now. */
 export interface Redirect {
   url: string;
@@ -231,4 +237,5 @@ export default function course(config: UserConfig): void {
   // One redirect page per old address: upper-case course pages and moved lessons.
   config.addCollection("courseRedirects", (api: CollectionApi) => courseOf(api).redirects());
   config.addCollection("movedLessons", (api: CollectionApi) => courseOf(api).movedLessons());
+  config.addFilter("courseStart", startLinkHtml);
 }

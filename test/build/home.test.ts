@@ -50,6 +50,16 @@ describe.each(homes)("homepage (%s)", (lang, url) => {
     expect(holder!.closest("[lang]")!.getAttribute("lang")).toBe(lesson.documentElement.lang);
   });
 
+  it("words its link to the first lesson as the course home does", () => {
+    const course = loadPage("/rdma101/");
+    const [start, first] = [course.querySelector("a.button-primary")!, course.querySelector(".syllabus-lessons a")!];
+    const link = doc.querySelector(`.course-card a[href="${first.getAttribute("href")}"]`);
+    const words = t(lang, "course.start", { number: text(first.querySelector(".lesson-number")), title: text(loadPage(first.getAttribute("href")!).querySelector("h1")) });
+    expect(text(link)).toBe(words);
+    // The course is in English: its home is the one other place the link is, in that language.
+    if (lang === "en") expect(text(start)).toBe(words);
+  });
+
   it("shows the e-mail only in its written-out form", () => {
     expect(text(doc.querySelector(".email"))).toContain("renfeng.chn AT outlook.com");
     expect(readPage(url)).not.toMatch(/renfeng\.chn@|renfeng\.chn&#64;|mailto:/);
