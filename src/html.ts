@@ -65,10 +65,12 @@ export const langText = (text: string, textLang: Lang, pageLang: Lang): string =
 
 /**
  * Where a name in inline code may break across lines: after an underscore (`IBV_WC_` | `RETRY`),
- * before a member's `.`, `->` or `::` (`attr` | `.max_dest_rd_atomic`, `wc` | `->status`), and before
- * a path's `/`. Digits around a dot (`169.254.1.1`, `3.14`) and a URL's `//` are no such place.
+ * before a member's `.`, `->` or `::` (`attr` | `.max_dest_rd_atomic`, `wc` | `->status`), before
+ * a path's `/`, and where a camelCase word starts (`cudaDevAttr` | `GPUDirect` | `RDMASupported`;
+ * not before a lone final capital, `uverbsN`). Digits around a dot (`169.254.1.1`, `3.14`) and a
+ * URL's `//` are no such place.
  */
-const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]|->|::)|(?<=[^\s/])(?=\/[^\s/])/g;
+const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]|->|::)|(?<=[^\s/])(?=\/[^\s/])|(?<=[a-z])(?=[A-Z][A-Za-z0-9])/g;
 /**
  * A run of inline code this long (no space in it) may not fit a line of the narrowest column prose
  * has (a list in a callout on a 320px phone holds about 22 characters of code): it gets its break

@@ -20,7 +20,7 @@ const a5 = { width: px(148 - 20), height: px(210 - 20) };
 const pagesWithInlineCode = async () => (await pageUrls()).filter((url) => loadPage(url).querySelector("main :not(pre) > code"));
 
 describe("line breaks", () => {
-  it("breaks a name in inline code between its pieces (after _, before . -> :: /), inside a piece only when the piece is wider than the line, never after an option's leading hyphen", async () => {
+  it("breaks a name in inline code between its pieces (after _, before . -> :: / and a camelCase word), inside a piece only when the piece is wider than the line, never after an option's leading hyphen", async () => {
     const urls = await pagesWithInlineCode();
     expect(urls.length).toBeGreaterThan(0);
     const failures: string[] = [];
@@ -59,30 +59,33 @@ describe("line breaks", () => {
 });
 
 /**
- * Each line break inside a piece of a name in inline code (between two letters or digits), where
- * the piece (with the `_` it ends with, or the `.`, `/`, `->` or `::` it starts with) could have
- * started a line (a space, `_` or `-` before it, or one of those places at an end) and would have
- * fit on a line of its own: a break at the piece's edge was the better one.
+ * Each line break inside a piece of a name in inline code (between two letters or digits, not
+ * where a camelCase word starts), where the piece (with the `_` it ends with, or the `.`, `/`, `->`
+ * or `::` it starts with) could have started a line (a space, `_` or `-` before it, a camelCase
+ * word's start, or one of those places at an end) and would have fit on a line of its own: a
+ * break at the piece's edge was the better one.
  */
 function namesSplitInsidePieces(codes: LaidOut[]): string[] {
   const inName = /[A-Za-z0-9]/;
   const failures: string[] = [];
   for (const code of codes) {
     const text = code.chars.map((c) => c.char).join("");
+    // A camelCase word starts at `at` (`Dev` in `cudaDevAttr`; not a lone final capital, `uverbsN`).
+    const wordStart = (at: number) => /[a-z]/.test(text[at - 1] ?? "") && /[A-Z][A-Za-z0-9]/.test(text.slice(at, at + 2));
     for (const i of lineStarts(code)) {
       // An option's leading hyphen left at a line's end (`-` | `d rxe0`).
       if (text[i - 1] === "-" && /^\s?$/.test(text[i - 2] ?? "") && text[i] !== "-") failures.push(`"${text}" breaks after the hyphen that starts "${text.slice(i - 1).split(/\s/)[0]}"`);
-      if (!inName.test(text[i - 1]!) || !inName.test(text[i]!)) continue;
+      if (!inName.test(text[i - 1]!) || !inName.test(text[i]!) || wordStart(i)) continue;
       let [start, end] = [i - 1, i];
-      while (start > 0 && inName.test(text[start - 1]!)) start--;
-      while (end < text.length - 1 && inName.test(text[end + 1]!)) end++;
+      while (start > 0 && inName.test(text[start - 1]!) && !wordStart(start)) start--;
+      while (end < text.length - 1 && inName.test(text[end + 1]!) && !wordStart(end + 1)) end++;
       if (text[end + 1] === "_") end++;
       if (/^(?:->|::)$/.test(text.slice(start - 2, start))) start -= 2;
       else if (/^[./]$/.test(text[start - 1] ?? "")) start--;
       const { run: piece, width } = runOf(code, start, end);
       // A piece between two characters no line may break at ("Destination" in `","Destination","`)
       // has no better place to break.
-      const edge = /[\s_-]/.test(text[start - 1] ?? "") || /^(?:[./]|->|::)/.test(piece) || piece.endsWith("_") || /^(?:\s|[./]|->|::)/.test(text.slice(end + 1));
+      const edge = /[\s_-]/.test(text[start - 1] ?? "") || wordStart(start) || wordStart(end + 1) || /^(?:[./]|->|::)/.test(piece) || piece.endsWith("_") || /^(?:\s|[./]|->|::)/.test(text.slice(end + 1));
       if (edge && width + code.padding <= code.line) failures.push(`"${text}" breaks "${piece}" after "${text.slice(start, i)}", though the piece fits a ${Math.round(code.line)}px line`);
     }
   }

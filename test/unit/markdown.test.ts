@@ -179,18 +179,20 @@ describe("markdown", () => {
   });
 
   describe("places where a name in inline code may break", () => {
-    it("are after an underscore and before a member's . -> :: and a path's /, not between digits or in a URL's //", () => {
+    it("are after an underscore, before a member's . -> :: and a path's /, and where a camelCase word starts, not between digits or in a URL's //", () => {
       const cases: [string, string][] = [
         ["IBV_WC_RETRY_EXC_ERR", "IBV_<wbr>WC_<wbr>RETRY_<wbr>EXC_<wbr>ERR"],
         ["attr.max_dest_rd_atomic", "attr<wbr>.max_<wbr>dest_<wbr>rd_<wbr>atomic"],
         ["wc->status", "wc<wbr>-&gt;status"],
-        ["RdmaTransport::submit", "RdmaTransport<wbr>::submit"],
+        ["RdmaTransport::submit", "Rdma<wbr>Transport<wbr>::submit"],
         ["/sys/class/infiniband", "/sys<wbr>/class<wbr>/infiniband"],
         ["https://renfeng.org/feed.xml", "https://renfeng<wbr>.org<wbr>/feed<wbr>.xml"],
         ["__builtin_expect", "__builtin_<wbr>expect"],
         ["169.254.101.1", "169.254.101.1"],
         ["counters/...", "counters<wbr>/..."],
         ["a < b_c", "a &lt; b_<wbr>c"],
+        ["cudaDevAttrGPUDirectRDMASupported", "cuda<wbr>Dev<wbr>Attr<wbr>GPUDirect<wbr>RDMASupported"],
+        ["/dev/infiniband/uverbsN", "/dev<wbr>/infiniband<wbr>/uverbsN"],
       ];
       for (const [code, html] of cases) expect(breakableCode(code, true), code).toBe(html);
     });
@@ -202,6 +204,10 @@ describe("markdown", () => {
       expect(html).toContain("<td><code>ibv_<wbr>post_<wbr>send</code></td>");
       expect(html).toContain("The <code>wr_id</code> of <code>ibv_post_send</code>, or <code>ibv_<wbr>query_");
       expect(html.replaceAll("<wbr>", "")).toContain(`<code>${long}</code>`);
+      // camelCase alike: a long name breaks between its words, a short one moves to the next line whole.
+      expect(md.render("Ask `cudaDevAttrGPUDirectRDMASupported`, then `cudaMemcpyAsync`.\n")).toBe(
+        "<p>Ask <code>cuda<wbr>Dev<wbr>Attr<wbr>GPUDirect<wbr>RDMASupported</code>, then <code>cudaMemcpyAsync</code>.</p>\n",
+      );
     });
 
     it("are never after the hyphen that starts an option: its first piece stays whole", () => {
