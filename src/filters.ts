@@ -2,9 +2,16 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { authorListHtml, type Publication } from "./bibtex.ts";
 import { isoDate, isoDateTime, latestYear, readableDate, rfc822Date, yearRange } from "./dates.ts";
-import { keepTogether, langAttribute, langText, markLanguages, textWithCode } from "./html.ts";
+import { keepTogether, langAttribute, langText, markLanguages, textWithCode, wordsPattern } from "./html.ts";
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
 import { translationsOf, type ListedPage } from "./translations.ts";
+
+type CourseContext = { ctx?: { course?: { title?: unknown } } };
+const courseName = (context: CourseContext, filter: string): string => {
+  const name = context.ctx?.course?.title;
+  if (typeof name !== "string") throw new Error(`${filter}: the page has no course.title (_data/course.yaml)`);
+  return name;
+};
 
 export default function filters(config: UserConfig): void {
   config.addFilter("isoDate", (date: Date, zone: string) => isoDate(date, zone));
@@ -22,11 +29,13 @@ export default function filters(config: UserConfig): void {
     return year;
   });
   config.addFilter("authorList", authorListHtml);
-  // A title in a heading, escaped, with the course's name (the page's `course` data) kept on one line.
-  config.addFilter("keepCourseName", function (this: { ctx?: { course?: { title?: unknown } } }, title: string) {
-    const name = this.ctx?.course?.title;
-    if (typeof name !== "string") throw new Error("keepCourseName: the page has no course.title (_data/course.yaml)");
-    return keepTogether(title, name);
+  // Text (a heading, a navigation link, a crumb), escaped, with the course's name (the page's
+  // `course` data) kept on one line; and the name as a pattern, for search.js to do the same.
+  config.addFilter("keepCourseName", function (this: CourseContext, title: string) {
+    return keepTogether(title, courseName(this, "keepCourseName"));
+  });
+  config.addFilter("courseNamePattern", function (this: CourseContext) {
+    return wordsPattern(courseName(this, "courseNamePattern"))?.source ?? "";
   });
   config.addFilter("textWithCode", textWithCode);
   // Languages: a page's tag, text in another language than the page's, and its translations.

@@ -13,6 +13,17 @@ const say = page.dataset;
 const resultForms = JSON.parse(say.results);
 const plural = new Intl.PluralRules(document.documentElement.lang);
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+// The course's name (its words, any space between them), kept on one line as headings keep it
+// (keepTogether, src/html.ts): the parts of `text` between its occurrences, and each occurrence unbroken.
+const together = say.keepTogether ? new RegExp(`(${say.keepTogether})`, "u") : undefined;
+const keepTogether = (text) =>
+  (together ? text.split(together) : [text]).map((part, i) => {
+    if (i % 2 === 0) return part;
+    const span = document.createElement("span");
+    span.className = "unbroken";
+    span.textContent = part;
+    return span;
+  });
 
 let pagefind;
 let latest = 0;
@@ -83,11 +94,11 @@ function resultItem(result) {
   const item = document.createElement("li");
   const section = document.createElement("p");
   section.className = "search-section";
-  section.textContent = result.filters.section?.[0] ?? "";
+  section.append(...keepTogether(result.filters.section?.[0] ?? ""));
   const heading = document.createElement("h2");
   const link = document.createElement("a");
   link.href = result.url;
-  link.textContent = result.meta.title;
+  link.append(...keepTogether(result.meta.title));
   heading.append(link);
   const excerpt = document.createElement("p");
   // Pagefind's excerpt is the page's own text, escaped, with the matches marked; cut from anywhere in

@@ -1,6 +1,6 @@
 // Where lines break in what readers look up: a name in inline code (a function, a constant, a
-// member, a path) on a 320px phone and on A5 paper, and the course's name in headings at any width
-// a phone or tablet has.
+// member, a path) on a 320px phone and on A5 paper, and the course's name in headings, the site's
+// navigation, breadcrumbs and search results at any width a phone or tablet has.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import { browserOnSite, walk } from "../support/browser.ts";
 import { projectRoot } from "../support/eleventy.ts";
 import { laidOut, lineStarts, runOf, type LaidOut } from "../support/lines.ts";
-import { loadPage, pageUrls } from "../support/site.ts";
+import { lessonUrls, loadPage, pageUrls } from "../support/site.ts";
 
 const site = browserOnSite();
 
@@ -37,23 +37,43 @@ describe("line breaks", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it("never splits the course's name across two lines of a heading", async () => {
+  it("never splits the course's name across two lines: headings, the site's navigation, breadcrumbs, search results' titles", async () => {
     const name = (parse(readFileSync(path.join(projectRoot, "_data/course.yaml"), "utf8")) as { title: string }).title;
     const words = name.split(/\s+/);
     expect(words.length, "the course's name is more than one word").toBeGreaterThan(1);
     const spaced = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
-    const urls = (await pageUrls()).filter((url) => [...loadPage(url).querySelectorAll("main :is(h1, h2, h3, h4)")].some((h) => spaced.test(h.textContent ?? "")));
+    const headings = "main :is(h1, h2, h3, h4)";
+    const urls = (await pageUrls()).filter((url) => [...loadPage(url).querySelectorAll(headings)].some((h) => spaced.test(h.textContent ?? "")));
     // The course's home is titled with its name, whatever else mentions it.
     expect(urls).toContain("/rdma101/");
+    // The navigation is the same on every page of a language, the course's crumb on every lesson;
+    // search shows its results' titles once its script has searched (the query is in the address).
+    const search = (lang: string) => `${lang === "en" ? "" : `/${lang}`}/search/?q=${encodeURIComponent(name)}`;
+    const places = new Map<string, string>([
+      ...urls.map((url): [string, string] => [url, headings]),
+      [lessonUrls()[0]!, ".site-nav a, .breadcrumbs a"],
+      ["/zh/", ".site-nav a"],
+      [search("en"), ".search-results h2"],
+      [search("zh"), ".search-results h2"],
+    ]);
     const failures: string[] = [];
-    await walk(site.browser, site.server.origin, urls, { viewport: { width: 320, height: 800 } }, async (page, url) => {
-      // Every width from the narrowest phone to a small laptop: where a heading wraps depends on it.
-      for (let width = 320; width <= 1024; width += 32) {
-        await page.setViewportSize({ width, height: 800 });
-        const headings = await page.evaluate(laidOut, { selector: "main :is(h1, h2, h3, h4)", matching: spaced.source });
-        failures.push(...nameSplitAcrossLines(headings, spaced).map((f) => `${url} at ${width}px: ${f}`));
+    const seen = new Set<string>();
+    await walk(site.browser, site.server.origin, [...places.keys()], { viewport: { width: 320, height: 800 } }, async (page, url) => {
+      const selector = places.get(url)!;
+      if (url.includes("?q=")) await page.locator(selector).first().waitFor();
+      // Every width from the narrowest phone to a small laptop, at the default text size and with
+      // text enlarged (250%, as a reader with low vision may set it): where a line wraps depends on both.
+      for (const text of ["100%", "250%"]) {
+        await page.evaluate((size) => (document.documentElement.style.fontSize = size), text);
+        for (let width = 320; width <= 1024; width += 32) {
+          await page.setViewportSize({ width, height: 800 });
+          const laid = await page.evaluate(laidOut, { selector, matching: spaced.source });
+          if (laid.length) seen.add(url);
+          failures.push(...nameSplitAcrossLines(laid, spaced).map((f) => `${url} at ${width}px, text ${text}: ${f}`));
+        }
       }
     });
+    expect([...places.keys()].filter((url) => !seen.has(url)), "places that show the name").toEqual([]);
     expect([...new Set(failures)]).toEqual([]);
   }, 300_000);
 });
