@@ -39,17 +39,24 @@ export function wordsPattern(name: string): RegExp | undefined {
   return new RegExp(`(?<![\\p{L}\\p{N}])${words.map(literal).join("\\s+")}(?![\\p{L}\\p{N}])`, "u");
 }
 
+/** Each name's splitting pattern, made once: every page's navigation and crumbs keep the course's name. */
+const splitters = new Map<string, RegExp | undefined>();
+
 /**
  * Escapes text, keeping each occurrence of `name` (words such as the course's name, "RDMA 101") on
  * one line: a heading that wraps breaks before or after it, never inside. Markup only: the text
  * read, copied and searched is the same.
  */
 export function keepTogether(text: string, name: string): string {
-  const pattern = wordsPattern(name);
-  if (!pattern) return escapeHtml(text);
-  // Split around a capture group: the name's occurrences are the odd parts.
+  if (!splitters.has(name)) {
+    const pattern = wordsPattern(name);
+    // Split around a capture group: the name's occurrences are the odd parts.
+    splitters.set(name, pattern && new RegExp(`(${pattern.source})`, "u"));
+  }
+  const splitter = splitters.get(name);
+  if (!splitter) return escapeHtml(text);
   return text
-    .split(new RegExp(`(${pattern.source})`, "u"))
+    .split(splitter)
     .map((part, i) => (i % 2 ? `<span class="${UNBROKEN_CLASS}">${escapeHtml(part)}</span>` : escapeHtml(part)))
     .join("");
 }
