@@ -23,10 +23,17 @@ export type SearchSection = (typeof SEARCH_SECTIONS)[number];
 const CODE = "pre";
 
 /**
- * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
- * and the code itself (the benchmark indexes with them too).
+ * A formula is indexed once, as a screen reader reads it (KaTeX's MathML), not also as it is drawn
+ * (KaTeX's HTML, hidden from screen readers) and as it was typed (the TeX in MathML's annotation):
+ * "each of the L layers", not "each of the LLL layers".
  */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE];
+const FORMULA_COPIES = [".katex-html", "annotation"];
+
+/**
+ * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
+ * the code itself, and a formula's extra copies (the benchmark indexes with them too).
+ */
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE, ...FORMULA_COPIES];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";

@@ -3,9 +3,10 @@
 // Searched with Pagefind's own script (in Node, over HTTP): excerpts come from a page's prose, never
 // from its code, and every verbs or rdma_cm name a page's code uses still finds that page, as does
 // a name its prose writes with break places in it.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unescapeHtml } from "../../src/html.ts";
 import { t } from "../../src/i18n.ts";
@@ -50,6 +51,31 @@ describe("the search index", () => {
   it("ships Pagefind's search script and worker, not its ready-made interfaces", async () => {
     for (const file of ["pagefind.js", "pagefind-worker.js"]) expect(existsSync(path.join(siteDir(), "pagefind", file)), file).toBe(true);
     expect((await builtFiles()).filter((f) => /pagefind-(?:ui|component-ui|modular-ui|highlight)\./.test(f))).toEqual([]);
+  });
+
+  it("holds each formula once, as a screen reader reads it: not also as drawn, nor as typed in TeX", () => {
+    // Each indexed page's text as Pagefind stores it: a fragment is gzip of a signature, then JSON.
+    const texts = new Map<string, string>();
+    for (const file of readdirSync(path.join(siteDir(), "pagefind/fragment"))) {
+      const raw = gunzipSync(readFileSync(path.join(siteDir(), "pagefind/fragment", file))).toString("utf8");
+      const { url, content } = JSON.parse(raw.slice(raw.indexOf("{"))) as { url: string; content: string };
+      texts.set(url, content.replace(/\s+/g, ""));
+    }
+    const wrong: string[] = [];
+    let formulas = 0;
+    for (const url of indexed) {
+      for (const math of loadPage(url).querySelectorAll("[data-pagefind-body] .katex-mathml math")) {
+        const typed = math.querySelector("annotation")?.textContent?.replace(/\s+/g, "") ?? "";
+        const spoken = math.cloneNode(true) as Element;
+        spoken.querySelector("annotation")?.remove();
+        const heard = (spoken.textContent ?? "").replace(/\s+/g, "");
+        formulas++;
+        if (/[\\_^{}]/.test(typed) && texts.get(url)!.includes(typed)) wrong.push(`${url}: holds the TeX ${typed}`);
+        if (heard.length >= 3 && texts.get(url)!.includes(heard + heard)) wrong.push(`${url}: holds ${heard} twice over`);
+      }
+    }
+    expect(formulas).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
   });
 
   it("loads its script on the search pages only", () => {
