@@ -399,6 +399,9 @@ export function describeChart(spec: ChartSpec, series: Series[], lang: Lang = DE
   return t(lang, "chart.alt", { kind: t(lang, `chart.${spec.type}`), title: spec.title, x, y, series: joined(lang, "chart.and", described) });
 }
 
+/** The class of a chart's data table (its disclosure): the drawing's numbers, which search leaves out. */
+export const CHART_DATA_CLASS = "chart-data";
+
 /** The numbers behind the drawing, as a table in a closed disclosure; `source` (HTML) may follow it, saying where they come from. */
 export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAULT_LANGUAGE, source = ""): string {
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))];
@@ -412,7 +415,7 @@ export function chartTable(spec: ChartSpec, series: Series[], lang: Lang = DEFAU
     .join("\n");
   const summary = escapeHtml(t(lang, "chart.data", { title: spec.title }));
   const name = escapeHtml(t(lang, "chart.dataName", { title: spec.title }));
-  return `<details class="chart-data"><summary>${summary}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${name}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>${source}</details>`;
+  return `<details class="${CHART_DATA_CLASS}"><summary>${summary}</summary>\n<div class="table-scroll" tabindex="0" role="region" aria-label="${name}"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>${source}</details>`;
 }
 
 /** The chart's rows: from its data file beside the page, or from what lab runs printed. */

@@ -10,6 +10,7 @@ import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { close, createIndex } from "pagefind";
+import { CHART_DATA_CLASS } from "./charts.ts";
 import { escapeHtml, linkHtml, unescapeHtml } from "./html.ts";
 import { t, tHtml } from "./i18n.ts";
 import type { Lang } from "./languages.ts";
@@ -30,10 +31,16 @@ const CODE = "pre";
 const FORMULA_COPIES = [".katex-html", "annotation"];
 
 /**
- * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
- * the code itself, and a formula's extra copies (the benchmark indexes with them too).
+ * A chart's data table is the drawing's numbers, which the figure's caption and the page's prose
+ * describe: as text it would only fill excerpts with columns of figures.
  */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE, ...FORMULA_COPIES];
+const CHART_NUMBERS = `.${CHART_DATA_CLASS}`;
+
+/**
+ * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
+ * the code itself, a formula's extra copies and a chart's numbers (the benchmark indexes with them too).
+ */
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE, ...FORMULA_COPIES, CHART_NUMBERS];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";

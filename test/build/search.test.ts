@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHART_DATA_CLASS } from "../../src/charts.ts";
 import { unescapeHtml } from "../../src/html.ts";
 import { t } from "../../src/i18n.ts";
 import { NOT_TEXT } from "../../src/search.ts";
@@ -53,14 +54,19 @@ describe("the search index", () => {
     expect((await builtFiles()).filter((f) => /pagefind-(?:ui|component-ui|modular-ui|highlight)\./.test(f))).toEqual([]);
   });
 
-  it("holds each formula once, as a screen reader reads it: not also as drawn, nor as typed in TeX", () => {
-    // Each indexed page's text as Pagefind stores it: a fragment is gzip of a signature, then JSON.
+  // Each indexed page's text as Pagefind stores it, spaces removed: a fragment is gzip of a signature, then JSON.
+  const storedTexts = () => {
     const texts = new Map<string, string>();
     for (const file of readdirSync(path.join(siteDir(), "pagefind/fragment"))) {
       const raw = gunzipSync(readFileSync(path.join(siteDir(), "pagefind/fragment", file))).toString("utf8");
       const { url, content } = JSON.parse(raw.slice(raw.indexOf("{"))) as { url: string; content: string };
       texts.set(url, content.replace(/\s+/g, ""));
     }
+    return texts;
+  };
+
+  it("holds each formula once, as a screen reader reads it: not also as drawn, nor as typed in TeX", () => {
+    const texts = storedTexts();
     const wrong: string[] = [];
     let formulas = 0;
     for (const url of indexed) {
@@ -76,6 +82,16 @@ describe("the search index", () => {
     }
     expect(formulas).toBeGreaterThan(0);
     expect(wrong).toEqual([]);
+  });
+
+  it("holds no chart's data table: the numbers stay out of excerpts", () => {
+    const texts = storedTexts();
+    const tables = indexed.flatMap((url) => [...loadPage(url).querySelectorAll(`[data-pagefind-body] .${CHART_DATA_CLASS}`)].map((table) => ({ url, table })));
+    expect(tables.length).toBeGreaterThan(0);
+    for (const { url, table } of tables) {
+      // The disclosure's label ("The data: …") is in the table's disclosure alone.
+      expect(texts.get(url), url).not.toContain(table.querySelector("summary")!.textContent!.replace(/\s+/g, ""));
+    }
   });
 
   it("loads its script on the search pages only", () => {
