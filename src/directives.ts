@@ -28,8 +28,8 @@ export interface DirectiveContext {
 
 export interface Directive<S extends z.ZodType = z.ZodType> {
   schema: S;
-  /** `above`: the same directive's data earlier on the page, in order (what it has already said). */
-  render: (data: z.output<S>, where: DirectiveContext, above: z.output<S>[]) => string;
+  /** `above()`: the same directive's data earlier on the page, in order (what it has already said). */
+  render: (data: z.output<S>, where: DirectiveContext, above: () => z.output<S>[]) => string;
 }
 
 export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
@@ -43,9 +43,10 @@ export const DIRECTIVES: Record<string, Directive<z.ZodType>> = {
  * Renders the directive `name` from its YAML body, given the bodies of the same directive above it
  * on the page (already rendered, so valid); mistakes read `file:line: name.field: reason`.
  */
-export function renderDirective(name: string, body: string, where: DirectiveContext, above: string[] = []): string {
+export function renderDirective(name: string, body: string, where: DirectiveContext, above: () => string[] = () => []): string {
   const directive = DIRECTIVES[name]!;
   const at = `${where.file}:${where.line}`;
   const data = (yaml: string) => validate(directive.schema, readYaml(yaml, at, name) ?? {}, at, name);
-  return directive.render(data(body), where, above.map(data));
+  // Read only by a directive that asks: most never look above.
+  return directive.render(data(body), where, () => above().map(data));
 }

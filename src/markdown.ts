@@ -153,7 +153,7 @@ function addCodeBlocks(md: MarkdownIt): void {
     const lang = fenceLanguage(token.info);
     const file = renderedFile(env);
     if (Object.hasOwn(DIRECTIVES, lang)) {
-      const above = tokens.slice(0, idx).filter((t) => t.type === "fence" && fenceLanguage(t.info) === lang).map((t) => t.content);
+      const above = () => tokens.slice(0, idx).filter((t) => t.type === "fence" && fenceLanguage(t.info) === lang).map((t) => t.content);
       return renderDirective(lang, token.content, { file, line: sourceLine(env, token), lang: renderedLang(env) }, above);
     }
     const refused = handWrittenOutput(file, lang);

@@ -104,7 +104,7 @@ export function transcriptHtml(run: string, step: string | undefined, at: string
 
 export const transcriptDirective: Directive<typeof transcriptSchema> = {
   schema: transcriptSchema,
-  render: ({ run, step }, where, above) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang, captionBelow(run, above.map((a) => a.run))),
+  render: ({ run, step }, where, above) => transcriptHtml(run, step, `${where.file}:${where.line}`, LABS_DIR, where.lang, captionBelow(run, above().map((a) => a.run))),
 };
 
 
