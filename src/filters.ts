@@ -6,13 +6,6 @@ import { keepTogether, langAttribute, langText, markLanguages, textWithCode, wor
 import { DEFAULT_LANGUAGE, languageTag, type Lang } from "./languages.ts";
 import { translationsOf, type ListedPage } from "./translations.ts";
 
-type CourseContext = { ctx?: { course?: { title?: unknown } } };
-const courseName = (context: CourseContext, filter: string): string => {
-  const name = context.ctx?.course?.title;
-  if (typeof name !== "string") throw new Error(`${filter}: the page has no course.title (_data/course.yaml)`);
-  return name;
-};
-
 export default function filters(config: UserConfig): void {
   config.addFilter("isoDate", (date: Date, zone: string) => isoDate(date, zone));
   config.addFilter("isoDateTime", (date: Date, zone: string) => isoDateTime(date, zone));
@@ -30,13 +23,14 @@ export default function filters(config: UserConfig): void {
   });
   config.addFilter("authorList", authorListHtml);
   // Text (a heading, a navigation link, a crumb), escaped, with the course's name (the page's
-  // `course` data) kept on one line; and the name as a pattern, for search.js to do the same.
-  config.addFilter("keepCourseName", function (this: CourseContext, title: string) {
-    return keepTogether(title, courseName(this, "keepCourseName"));
+  // `course` data) kept on one line.
+  config.addFilter("keepCourseName", function (this: { ctx?: { course?: { title?: unknown } } }, title: string) {
+    const name = this.ctx?.course?.title;
+    if (typeof name !== "string") throw new Error("keepCourseName: the page has no course.title (_data/course.yaml)");
+    return keepTogether(title, name);
   });
-  config.addFilter("courseNamePattern", function (this: CourseContext) {
-    return wordsPattern(courseName(this, "courseNamePattern"))?.source ?? "";
-  });
+  // A name as the pattern keepTogether keeps whole, for search.js to do the same ("" for one word).
+  config.addFilter("wordsPattern", (name: string) => wordsPattern(name)?.source ?? "");
   config.addFilter("textWithCode", textWithCode);
   // Languages: a page's tag, text in another language than the page's, and its translations.
   config.addGlobalData("defaultLanguage", DEFAULT_LANGUAGE);
