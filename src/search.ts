@@ -37,10 +37,22 @@ const FORMULA_COPIES = [".katex-html", "annotation"];
 const CHART_NUMBERS = `.${CHART_DATA_CLASS}`;
 
 /**
- * Parts of an indexed page that are not its text: navigation, a code block's label and copy button,
- * the code itself, a formula's extra copies and a chart's numbers (the benchmark indexes with them too).
+ * A code block's caption says where the code comes from and how to build or run it again (a file's
+ * path and gcc line; a lab run's title, its `npm run lab` command and, under a lesson's first
+ * transcript, the same two sentences about Soft-RoCE): indexed, it filled excerpts, and a search for
+ * "Soft-RoCE" found a score of lessons by that boilerplate alone.
  */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE, ...FORMULA_COPIES, CHART_NUMBERS];
+const CODE_CAPTION = ".code-caption";
+
+/** Words only paper shows (an answer's "Answer" beside the screen's "Show answer"), not read on screen. */
+const PRINT_ONLY = ".print-only";
+
+/**
+ * Parts of an indexed page that are not its text: navigation, a code block's label, copy button and
+ * caption, the code itself, a formula's extra copies, a chart's numbers and what only paper shows
+ * (the benchmark indexes with them too).
+ */
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE_CAPTION, CODE, ...FORMULA_COPIES, CHART_NUMBERS, PRINT_ONLY];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";

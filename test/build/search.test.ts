@@ -94,6 +94,21 @@ describe("the search index", () => {
     }
   });
 
+  it("holds no code block's caption: which file or lab run it is and how to build or run it again", () => {
+    const texts = storedTexts();
+    const captions = indexed.flatMap((url) => [...loadPage(url).querySelectorAll("[data-pagefind-body] figcaption.code-caption")].map((caption) => ({ url, caption })));
+    expect(captions.some(({ caption }) => caption.closest(".transcript"))).toBe(true);
+    expect(captions.filter(({ url, caption }) => texts.get(url)!.includes(caption.textContent!.replace(/\s+/g, ""))).map(({ url, caption }) => `${url}: ${caption.textContent}`)).toEqual([]);
+  });
+
+  it("holds what the screen shows, not also the label only paper shows: an answer's summary is not \"Show answerAnswer\"", () => {
+    const texts = storedTexts();
+    const labels = indexed.flatMap((url) => [...loadPage(url).querySelectorAll("[data-pagefind-body] summary:has(.print-only)")].map((summary) => ({ url, summary })));
+    expect(labels.length).toBeGreaterThan(0);
+    const both = ({ url, summary }: { url: string; summary: Element }) => `${url}: ${summary.querySelector(".screen-only")!.textContent}${summary.querySelector(".print-only")!.textContent}`;
+    expect(labels.filter((label) => texts.get(label.url)!.includes(both(label).slice(label.url.length + 2).replace(/\s+/g, ""))).map(both)).toEqual([]);
+  });
+
   it("loads its script on the search pages only", () => {
     for (const url of pages) {
       const scripts = [...loadPage(url).querySelectorAll("script[src]")].map((s) => s.getAttribute("src")!);
