@@ -5,6 +5,7 @@
 import type UserConfig from "@11ty/eleventy/UserConfig";
 import { renderedLesson, type Lesson } from "./course.ts";
 import { inScope, scopedRender, type Scope } from "./scope.ts";
+import { COURSE_LAB_CLASS, courseLabText } from "./transcripts.ts";
 import { href } from "./urls.ts";
 
 /** A lesson's section on the print page: `lesson-2-3`. Every id of the lesson starts with it. */
@@ -25,12 +26,19 @@ export function inPageLinks(html: string, lessons: readonly Pick<Lesson, "number
   });
 }
 
+/**
+ * A lesson's first transcript also says what the course's lab is and what its timings mean; the
+ * print page says that once, above the lessons (courseLabText), not once a lesson.
+ */
+export const withoutCourseLab = (html: string): string => html.replace(new RegExp(`\\s*<span class="${COURSE_LAB_CLASS}">[^<]*</span>`, "g"), "");
+
 /** A lesson's body as the print page shows it. */
 export function printedLesson(lesson: Lesson, lessons: readonly Lesson[]): string {
-  return inPageLinks(inScope(scopedRender(lesson.file, renderedLesson(lesson, "the print page")), printScope(lesson)), lessons);
+  return inPageLinks(inScope(withoutCourseLab(scopedRender(lesson.file, renderedLesson(lesson, "the print page"))), printScope(lesson)), lessons);
 }
 
 export default function print(config: UserConfig): void {
   config.addFilter("printedId", printedId);
   config.addFilter("printedLesson", printedLesson);
+  config.addFilter("courseLabText", courseLabText);
 }

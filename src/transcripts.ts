@@ -43,10 +43,16 @@ export type TranscriptCaption = "lab" | "run" | "none";
 /** The caption under a lesson's transcript of `run`, below the transcripts of the runs `above`. */
 export const captionBelow = (run: string, above: string[]): TranscriptCaption => (above.includes(run) ? "none" : above.length ? "run" : "lab");
 
+/** What the course's lab is and what its timings mean, as said once on a page. */
+export const courseLabText = (lang: Lang): string => t(lang, "transcript.course", { software: t(lang, "transcript.software") });
+
+/** The class of that text in a caption: the print page, which says it once above all lessons, leaves it out of theirs. */
+export const COURSE_LAB_CLASS = "course-lab";
+
 function captionHtml(manifest: LabRunFile, caption: TranscriptCaption, lang: Lang): string {
   if (caption === "none") return "";
   const run = tHtml(lang, "transcript.run", { run: linkHtml(href(routes.courseLab(manifest.id)), escapeHtml(manifest.title)), command: codeHtml(LAB_COMMANDS.run(manifest.id)) });
-  const text = caption === "lab" ? tHtml(lang, "transcript.lab", { run }, { software: t(lang, "transcript.software") }) : run;
+  const text = caption === "lab" ? tHtml(lang, "transcript.lab", { run, course: `<span class="${COURSE_LAB_CLASS}">${escapeHtml(courseLabText(lang))}</span>` }) : run;
   return `<figcaption class="code-caption">${text}</figcaption>`;
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { LAB_COMMANDS, loadRun, runIds } from "../../src/lab/runs.ts";
 import { parseTranscript } from "../../src/lab/transcript.ts";
+import { t } from "../../src/i18n.ts";
 import { labAnchor } from "../../src/urls.ts";
 import { fileFor, lessonUrls, loadPage } from "../support/site.ts";
 
@@ -47,6 +48,19 @@ describe("RDMA 101 on one page, for print", () => {
       expect(body.querySelectorAll("details.answer:not([open])").length, url).toBe(0);
       const toLessons = [...body.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")!).filter((href) => urls.has(href.split("#")[0]!));
       expect(toLessons, url).toEqual([]);
+    }
+  });
+
+  it("says once, above the lessons, what the lab is and what its timings mean; each lesson's transcripts still name their runs", () => {
+    const doc = print();
+    const software = t("en", "transcript.software");
+    const said = (root: Element) => root.textContent!.split(software).length - 1;
+    expect(said(doc.body)).toBe(1);
+    expect(said(doc.querySelector(".course-print > p:not(.lede)")!)).toBe(1);
+    for (const article of printed()) {
+      const url = article.querySelector(".post-meta a")!.getAttribute("href")!;
+      const runsNamed = (root: ParentNode) => [...root.querySelectorAll("figure.transcript > figcaption a")].map((a) => a.getAttribute("href"));
+      expect(runsNamed(article), url).toEqual(runsNamed(loadPage(url)));
     }
   });
 });
