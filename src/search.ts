@@ -48,11 +48,11 @@ const CODE_CAPTION = ".code-caption";
 const PRINT_ONLY = ".print-only";
 
 /**
- * Parts of an indexed page that are not its text: navigation, a code block's label, copy button and
- * caption, the code itself, a formula's extra copies, a chart's numbers and what only paper shows
- * (the benchmark indexes with them too).
+ * Parts of an indexed page that are not its text: navigation (a post's tag list among it), a code
+ * block's label, copy button and caption, the code itself, a formula's extra copies, a chart's
+ * numbers and what only paper shows (the benchmark indexes with them too).
  */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE_CAPTION, CODE, ...FORMULA_COPIES, CHART_NUMBERS, PRINT_ONLY];
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".tag-list", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE_CAPTION, CODE, ...FORMULA_COPIES, CHART_NUMBERS, PRINT_ONLY];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";

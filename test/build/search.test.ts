@@ -109,6 +109,15 @@ describe("the search index", () => {
     expect(labels.filter((label) => texts.get(label.url)!.includes(both(label).slice(label.url.length + 2).replace(/\s+/g, ""))).map(both)).toEqual([]);
   });
 
+  it("holds no post's tag list: \"#mooncake. #llm-serving. #kvcache. #rdma.\" began its excerpts", () => {
+    const texts = storedTexts();
+    const lists = indexed.flatMap((url) => [...loadPage(url).querySelectorAll("[data-pagefind-body] .tag-list")].map((list) => ({ url, list })));
+    expect(lists.length).toBeGreaterThan(0);
+    // Pagefind ends each tag with a full stop: look for each one.
+    const kept = lists.flatMap(({ url, list }) => [...list.querySelectorAll("li")].map((li) => li.textContent!.trim()).filter((tag) => texts.get(url)!.includes(tag)).map((tag) => `${url}: ${tag}`));
+    expect(kept).toEqual([]);
+  });
+
   it("loads its script on the search pages only", () => {
     for (const url of pages) {
       const scripts = [...loadPage(url).querySelectorAll("script[src]")].map((s) => s.getAttribute("src")!);
