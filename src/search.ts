@@ -44,15 +44,18 @@ const CHART_NUMBERS = `.${CHART_DATA_CLASS}`;
  */
 const CODE_CAPTION = ".code-caption";
 
-/** Words only paper shows (an answer's "Answer" beside the screen's "Show answer"), not read on screen. */
-const PRINT_ONLY = ".print-only";
+/**
+ * An answer's button label ("Show answer"), which is no more the page's text than a copy button,
+ * and words only paper shows (the printed "Answer" beside it), not read on screen.
+ */
+const NOT_READ = ["details.answer > summary", ".print-only"];
 
 /**
  * Parts of an indexed page that are not its text: navigation (a post's tag list among it), a code
  * block's label, copy button and caption, the code itself, a formula's extra copies, a chart's
- * numbers and what only paper shows (the benchmark indexes with them too).
+ * numbers, an answer's button and what only paper shows (the benchmark indexes with them too).
  */
-export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".tag-list", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE_CAPTION, CODE, ...FORMULA_COPIES, CHART_NUMBERS, PRINT_ONLY];
+export const NOT_TEXT = [".breadcrumbs", ".pager", ".toc", ".series-box", ".tag-list", ".copy-button", ".course-nav", ".lesson-kicker", ".post-meta", ".code-head", CODE_CAPTION, CODE, ...FORMULA_COPIES, CHART_NUMBERS, ...NOT_READ];
 
 /** The attribute that puts an element's text in the index; a page without one is not indexed. */
 export const INDEXED_BODY = "data-pagefind-body";
