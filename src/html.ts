@@ -31,16 +31,24 @@ export const markLanguages = (text: string, pageLang: Lang): string =>
 /** The class that keeps a run of words on one line (site.css). */
 export const UNBROKEN_CLASS = "unbroken";
 
-/** A name of several words (the course's, "RDMA 101"), matched whole with any space between its words; none for one word. */
-export function wordsPattern(name: string): RegExp | undefined {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length < 2) return undefined;
-  const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.map(literal).join("\\s+")}(?![\\p{L}\\p{N}])`, "u");
+/**
+ * Each name's patterns, made once, as every page's headings, navigation and crumbs look for the
+ * course's name: the name whole, and the same in a capture group, to split text around it.
+ */
+const namePatterns = new Map<string, { whole: RegExp; split: RegExp } | undefined>();
+
+function patternsOf(name: string): { whole: RegExp; split: RegExp } | undefined {
+  if (!namePatterns.has(name)) {
+    const words = name.trim().split(/\s+/).filter(Boolean);
+    const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const source = `(?<![\\p{L}\\p{N}])${words.map(literal).join("\\s+")}(?![\\p{L}\\p{N}])`;
+    namePatterns.set(name, words.length < 2 ? undefined : { whole: new RegExp(source, "u"), split: new RegExp(`(${source})`, "u") });
+  }
+  return namePatterns.get(name);
 }
 
-/** Each name's splitting pattern, made once: every page's navigation and crumbs keep the course's name. */
-const splitters = new Map<string, RegExp | undefined>();
+/** A name of several words (the course's, "RDMA 101"), matched whole with any space between its words; none for one word. */
+export const wordsPattern = (name: string): RegExp | undefined => patternsOf(name)?.whole;
 
 /**
  * Escapes text, keeping each occurrence of `name` (words such as the course's name, "RDMA 101") on
@@ -48,12 +56,8 @@ const splitters = new Map<string, RegExp | undefined>();
  * read, copied and searched is the same.
  */
 export function keepTogether(text: string, name: string): string {
-  if (!splitters.has(name)) {
-    const pattern = wordsPattern(name);
-    // Split around a capture group: the name's occurrences are the odd parts.
-    splitters.set(name, pattern && new RegExp(`(${pattern.source})`, "u"));
-  }
-  const splitter = splitters.get(name);
+  // The name's occurrences are the odd parts.
+  const splitter = patternsOf(name)?.split;
   if (!splitter) return escapeHtml(text);
   return text
     .split(splitter)
