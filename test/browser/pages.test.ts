@@ -1,4 +1,4 @@
-// Each kind of page in real Chromium on a wide screen and a 320px one, the site header on a phone, the language switch,
+// Each kind of page in real Chromium on a wide screen and a 320px one, the site header on a phone and its focus order, the language switch,
 // the code copy button, and the course sidebar folding on small screens without JavaScript.
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/i18n.ts";
@@ -53,6 +53,29 @@ describe("pages in Chromium", () => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it("moves focus through the site header in reading order at desktop, tablet and phone widths, in both languages: each next control to the right on its row or on a lower row, each focus ring on the screen", async () => {
+    // Each language's home and a post in each, and a lesson (no language switch). Not the search
+    // page: its script moves focus to the search box once the index has loaded.
+    const urls = ["/", "/zh/", richPost(), loadPage("/zh/archives/").querySelector(".archive-list a")!.getAttribute("href")!, firstLesson()];
+    const failures: string[] = [];
+    for (const width of [viewports.desktop.width, 768, 390, 320]) {
+      await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 640 } }, async (page, url) => {
+        const controls = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".site-header :is(a, button)")].filter((el) => el.checkVisibility()).length);
+        const stops: HeaderStop[] = [];
+        // From the top of the page: Tab past what comes before the header (the skip link), then through it.
+        for (let i = 0; i < controls + 5; i++) {
+          await page.keyboard.press("Tab");
+          const stop = await page.evaluate(headerStop);
+          if (stop) stops.push(stop);
+          else if (stops.length > 0) break;
+        }
+        expect(stops.length, `${url} at ${width}px: header controls reached by Tab`).toBe(controls);
+        failures.push(...readingOrderBreaks(stops).map((p) => `${url} at ${width}px: ${p}`));
+      });
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
 
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}/subscribe/`, { viewport: viewports.phone });
@@ -249,4 +272,48 @@ function headerLayout(): { sections: number; problems: string[] } {
     }
   }
   return { sections: sections.length, problems };
+}
+
+/** A control of the site header that has focus: its name, its box and how far its focus ring (outline and offset) reaches, in the viewport. */
+interface HeaderStop {
+  name: string;
+  box: { left: number; right: number; top: number; bottom: number };
+  ring: { left: number; right: number; top: number };
+  screen: number;
+}
+
+/** In the page: the focused element, when it is a control of the site header. */
+function headerStop(): HeaderStop | null {
+  const el = document.activeElement as HTMLElement | null;
+  if (!el?.closest(".site-header")) return null;
+  const style = getComputedStyle(el);
+  const reach = style.outlineStyle === "none" ? 0 : parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+  const { left, right, top, bottom } = el.getBoundingClientRect();
+  return {
+    name: `"${el.textContent!.trim() || el.getAttribute("aria-label")}"`,
+    box: { left, right, top, bottom },
+    ring: { left: left - reach, right: right + reach, top: top - reach },
+    screen: document.documentElement.clientWidth,
+  };
+}
+
+/**
+ * Where focus goes against reading order (left to right along a row, rows from the top): two
+ * controls share a row when each one's middle is within the other's height; the next control must
+ * then start at or right of where the last one ends, and otherwise be set lower, its middle below
+ * the last one's bottom. Also each focus ring cut off by the screen's edges.
+ */
+function readingOrderBreaks(stops: HeaderStop[]): string[] {
+  const middle = (b: HeaderStop["box"]) => (b.top + b.bottom) / 2;
+  const within = (y: number, b: HeaderStop["box"]) => y > b.top && y < b.bottom;
+  const problems: string[] = [];
+  stops.forEach(({ name, box, ring, screen }, i) => {
+    if (ring.left < 0 || ring.right > screen || ring.top < 0) problems.push(`${name}'s focus ring is cut off by the screen's edge`);
+    const last = stops[i - 1];
+    if (!last) return;
+    const sameRow = within(middle(box), last.box) && within(middle(last.box), box);
+    if (sameRow && box.left < last.box.right - 1) problems.push(`${last.name} then ${name}: back to the left on one row`);
+    if (!sameRow && middle(box) < last.box.bottom) problems.push(`${last.name} then ${name}: back up to an earlier row`);
+  });
+  return problems;
 }
