@@ -163,7 +163,7 @@ int main(void)
 
 	/*
 	 * NULL means the library could not even look (ENOSYS: no RDMA support in
-	 * the kernel, or its RDMA modules are not loaded). A list with zero
+	 * the kernel, or its RDMA modules cannot be loaded). A list with zero
 	 * entries means it looked and found none.
 	 */
 	struct ibv_device **list = ibv_get_device_list(&num);
