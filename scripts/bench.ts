@@ -33,8 +33,8 @@ const TIME = "/usr/bin/time";
 // Output and copies are set aside, not deleted, until the bench ends. On ext4 without a journal
 // (this machine's disk), making a file scans past every inode freed in the last minute or more
 // (`recently_deleted()` in the kernel's fs/ext4/ialloc.c), so a build that follows `rm -rf` of its
-// last output pays for it twice over in kernel time: 3.4 s of CPU for our N = 1000 build, 0.1 s for
-// the minimal one. A fresh clone, as CI builds it, has nothing freshly deleted.
+// last output spends seconds in that scan: 3.4 s of CPU for our N = 1000 build, 0.1 s for the
+// minimal one. A fresh clone, as CI builds it, has nothing freshly deleted.
 const trash = await mkdtemp(path.join(tmpdir(), "bench-trash-"));
 process.once("exit", () => rmSync(trash, { recursive: true, force: true }));
 let discarded = 0;
