@@ -41,7 +41,11 @@ export interface Publication {
   award?: string;
   doi?: string;
   arxiv?: string;
-  /** A PDF anyone can read: arXiv's, for an e-print. */
+  /**
+   * A PDF anyone can read: arXiv's, for a paper whose venue is its arXiv record ("arXiv preprint
+   * arXiv:<eprint>"). A preprint of a paper published elsewhere links its arXiv page only: that PDF
+   * is the preprint, whose title and authors may differ from the published paper's.
+   */
   pdf?: string;
   /** The public abstract's paragraphs, and the page (one of `links`) it was copied from. */
   abstract?: string[];
@@ -141,7 +145,7 @@ export function parsePublications(source: string, file: string): Publication[] {
       problems.push(`${file}: ${entry.key}.journal: a journal or booktitle is required`);
       continue;
     }
-    const pdf = fields.eprint ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
+    const pdf = fields.eprint && venue.includes(`arXiv:${fields.eprint}`) ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
     const links = linksOf(fields, pdf);
     const sourcePages = links.filter((l) => ABSTRACT_SOURCES.has(l.kind));
     const abstractSource = fields.abstracturl ? sourcePages.find((l) => l.url === fields.abstracturl) : undefined;

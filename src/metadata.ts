@@ -122,6 +122,9 @@ export function structuredData(facts: PageFacts, { site, profile, course }: Site
 /** A paper as schema.org describes one: as published (in English), with the links it has. */
 function scholarlyArticle(paper: Publication, url: string, image: string | undefined): Thing {
   const sameAs = paper.links.filter((l) => l.kind === "paper" || l.kind === "doi" || l.kind === "arxiv").map((l) => l.url);
+  // An abstract copied from the preprint of a paper published elsewhere (an arXiv record that is not
+  // its venue, so it has no PDF) is the preprint's: the page says so, and the data claims it for no paper.
+  const ownAbstract = paper.abstractSource?.kind !== "arxiv" || paper.pdf !== undefined;
   return {
     "@type": "ScholarlyArticle",
     headline: paper.title,
@@ -133,7 +136,7 @@ function scholarlyArticle(paper: Publication, url: string, image: string | undef
     url,
     ...(paper.firstPage && { pageStart: paper.firstPage }),
     ...(paper.lastPage && { pageEnd: paper.lastPage }),
-    ...(paper.abstract && { abstract: paper.abstract.join("\n\n") }),
+    ...(paper.abstract && ownAbstract && { abstract: paper.abstract.join("\n\n") }),
     ...(paper.award && { award: paper.award }),
     ...(paper.doi && { identifier: { "@type": "PropertyValue", propertyID: "DOI", value: paper.doi } }),
     ...(sameAs.length > 0 && { sameAs }),

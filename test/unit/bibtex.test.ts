@@ -69,10 +69,15 @@ describe("parsePublications", () => {
     const [all] = parsePublications(entry("k", "  year = {2020},\n  code = {https://example.org/c},\n  doi = {10.1145/1.2},\n  eprint = {2407.00079},\n  archiveprefix = {arXiv},\n  url = {https://example.org/p},\n"), "f.bib");
     expect(all!.links).toEqual([
       { kind: "paper", url: "https://example.org/p" },
-      { kind: "pdf", url: "https://arxiv.org/pdf/2407.00079" },
       { kind: "arxiv", url: "https://arxiv.org/abs/2407.00079" },
       { kind: "doi", url: "https://doi.org/10.1145/1.2" },
       { kind: "code", url: "https://example.org/c" },
+    ]);
+    // arXiv's PDF is the paper only where the arXiv record is its venue; else it is a preprint's.
+    const preprint = "@article{p,\n  title = {T},\n  author = {Ren, Feng},\n  journal = {arXiv preprint arXiv:2604.00368},\n  year = {2026},\n  eprint = {2604.00368},\n  archiveprefix = {arXiv}\n}\n";
+    expect(parsePublications(preprint, "f.bib")[0]!.links).toEqual([
+      { kind: "pdf", url: "https://arxiv.org/pdf/2604.00368" },
+      { kind: "arxiv", url: "https://arxiv.org/abs/2604.00368" },
     ]);
     expect(parsePublications(entry("k", "  year = {2020},\n"), "f.bib")[0]!.links).toEqual([]);
     for (const paper of real()) for (const link of paper.links) expect(link.url, paper.key).toMatch(/^https:\/\//);

@@ -23,6 +23,17 @@ describe("structured data", () => {
     expect(breadcrumbs(facts, course).at(-1)).toEqual({ name: "A Paper", url: "/publications/k/", lang: "en" });
   });
 
+  it("gives a paper the abstract of its own record, not that of a preprint of it published elsewhere", () => {
+    const bib = (venue: string, id: string) =>
+      `@article{k, title={A Paper}, author={Ren, Feng}, journal={${venue}}, year={2024}, eprint={${id}}, archiveprefix={arXiv}, abstracturl={https://arxiv.org/abs/${id}}, abstract={Text.}}`;
+    const abstractOf = (source: string) => {
+      const [pub] = parsePublications(source, "f.bib") as [never];
+      return structuredData({ url: "/publications/k/", lang: "en", head: { title: "A Paper", description: "", type: "article" }, paper: pub }, { site, profile, course })[0]!.abstract;
+    };
+    expect(abstractOf(bib("arXiv preprint arXiv:2604.00368", "2604.00368"))).toBe("Text.");
+    expect(abstractOf(bib("ACM Transactions on Storage", "2407.00079"))).toBeUndefined();
+  });
+
   it("gives a page that is none of the described kinds nothing", () => {
     expect(structuredData({ url: "/tags/", lang: "en", head: { description: "", type: "website" }, route: "tags" }, { site, profile, course })).toEqual([]);
   });

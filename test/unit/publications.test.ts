@@ -20,7 +20,6 @@ describe("citationTags", () => {
       "citation_publication_date=2024",
       "citation_journal_title=ACM Transactions on Storage",
       "citation_arxiv_id=2407.00079",
-      "citation_pdf_url=https://arxiv.org/pdf/2407.00079",
     ]);
   });
 
