@@ -42,10 +42,11 @@ export interface Publication {
   doi?: string;
   arxiv?: string;
   /**
-   * A PDF anyone can read: arXiv's, for a paper whose venue is its arXiv record ("arXiv preprint
-   * arXiv:<eprint>"). A preprint of a paper published elsewhere links its arXiv page only: that PDF
-   * is the preprint, whose title and authors may differ from the published paper's.
+   * The arXiv record is only the preprint of a paper published elsewhere (the venue is not
+   * "arXiv preprint arXiv:<eprint>"): its title, authors and abstract may differ from the paper's.
    */
+  arxivIsPreprint?: boolean;
+  /** A PDF anyone can read: arXiv's, when the arXiv record is the paper itself. */
   pdf?: string;
   /** The public abstract's paragraphs, and the page (one of `links`) it was copied from. */
   abstract?: string[];
@@ -145,7 +146,8 @@ export function parsePublications(source: string, file: string): Publication[] {
       problems.push(`${file}: ${entry.key}.journal: a journal or booktitle is required`);
       continue;
     }
-    const pdf = fields.eprint && venue.includes(`arXiv:${fields.eprint}`) ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
+    const arxivIsPreprint = fields.eprint !== undefined && !venue.includes(`arXiv:${fields.eprint}`);
+    const pdf = fields.eprint && !arxivIsPreprint ? `https://arxiv.org/pdf/${fields.eprint}` : undefined;
     const links = linksOf(fields, pdf);
     const sourcePages = links.filter((l) => ABSTRACT_SOURCES.has(l.kind));
     const abstractSource = fields.abstracturl ? sourcePages.find((l) => l.url === fields.abstracturl) : undefined;
@@ -170,6 +172,7 @@ export function parsePublications(source: string, file: string): Publication[] {
       award: fields.award,
       doi: fields.doi,
       arxiv: fields.eprint,
+      ...(arxivIsPreprint && { arxivIsPreprint }),
       pdf,
       abstract: fields.abstract,
       abstractSource,

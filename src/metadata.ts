@@ -122,9 +122,9 @@ export function structuredData(facts: PageFacts, { site, profile, course }: Site
 /** A paper as schema.org describes one: as published (in English), with the links it has. */
 function scholarlyArticle(paper: Publication, url: string, image: string | undefined): Thing {
   const sameAs = paper.links.filter((l) => l.kind === "paper" || l.kind === "doi" || l.kind === "arxiv").map((l) => l.url);
-  // An abstract copied from the preprint of a paper published elsewhere (an arXiv record that is not
-  // its venue, so it has no PDF) is the preprint's: the page says so, and the data claims it for no paper.
-  const ownAbstract = paper.abstractSource?.kind !== "arxiv" || paper.pdf !== undefined;
+  // An abstract copied from the arXiv preprint of a paper published elsewhere is the preprint's: the
+  // page says so, and the data claims it for no paper.
+  const ownAbstract = paper.abstractSource?.kind !== "arxiv" || !paper.arxivIsPreprint;
   return {
     "@type": "ScholarlyArticle",
     headline: paper.title,
