@@ -13,8 +13,14 @@ export const unescapeHtml = (s: string): string => s.replace(/&(?:lt|gt|quot|#39
 /** Text as inline code, with its break places (breakableCode). */
 export const codeHtml = (text: string | number): string => `<code>${breakableCode(String(text))}</code>`;
 
+/** A `backticked` span of a data file's text: code. */
+const CODE_SPAN = /`([^`]+)`/g;
+
 /** Text from a data file, escaped, with each `backticked` span shown as code (codeHtml). */
-export const textWithCode = (text: string): string => text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? codeHtml(part) : escapeHtml(part))).join("");
+export const textWithCode = (text: string): string => text.split(CODE_SPAN).map((part, i) => (i % 2 ? codeHtml(part) : escapeHtml(part))).join("");
+
+/** Whether a backtick in `text` is left over once its code spans are taken out: textWithCode would show it as is. */
+export const hasUnpairedBacktick = (text: string): boolean => text.replace(CODE_SPAN, "").includes("`");
 
 /** A link to `url` around markup that is already HTML (escape text first, or pass codeHtml's). */
 export const linkHtml = (url: string, html: string): string => `<a href="${escapeHtml(url)}">${html}</a>`;

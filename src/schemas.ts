@@ -2,6 +2,7 @@
 // ./validation.ts with these, so a mistake stops the build as `file: field: reason`.
 import { z } from "zod";
 import { DateTime, IANAZone } from "luxon";
+import { hasUnpairedBacktick } from "./html.ts";
 import { LANGUAGE_CODES, type Lang } from "./languages.ts";
 import { tagSlug } from "./tags.ts";
 import { routes, type RouteName } from "./urls.ts";
@@ -14,7 +15,7 @@ const text = z.string().trim().min(1, "must not be empty");
 const plainText = (max: number) =>
   text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");
 /** Text whose `backticked` spans are code (textWithCode in ./html.ts). */
-const textWithCode = text.refine((s) => !s.replace(/`[^`]+`/g, "").includes("`"), "has an unpaired `: code goes between two backticks, as `npm test`");
+const textWithCode = text.refine((s) => !hasUnpairedBacktick(s), "has an unpaired `: code goes between two backticks, as `npm test`");
 const year = z.number("must be a four-digit year").int("must be a four-digit year").min(1900).max(2100);
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
