@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -92,6 +92,10 @@ describe("social cards", () => {
     const written = await readdir(path.join(out, "img/cards"));
     expect(written.sort()).toEqual([...cards.keys()].map((h) => `${h}.png`).sort());
     expect((await readFile(path.join(out, "img/cards", `${cardHash("<svg>B</svg>")}.png`))).toString()).toBe("<svg>B</svg>");
+    // The output's card is the cached file under a second name, not a copy of its bytes.
+    const hash = cardHash("<svg>A</svg>");
+    const [inOutput, inCache] = await Promise.all([stat(path.join(out, "img/cards", `${hash}.png`)), stat(path.join(cache, `${hash}.png`))]);
+    expect(inOutput.ino).toBe(inCache.ino);
   });
 
   it("keeps the cards drawn before a worker fails, for the next build", async () => {
