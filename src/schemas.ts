@@ -264,7 +264,7 @@ export const lessonSchema = z
     title: plainText(120),
     description: plainText(200),
     objectives: z.array(text, "is required: a list of what the learner will be able to do").min(1, "needs at least one objective"),
-    minutes: z.number("must be a whole number of minutes").int().positive().max(240),
+    minutes: z.number("must be a whole number of minutes").int().positive("must be 1 or more").max(240, "must be at most 240"),
     date: contentDate,
     updated: contentDate.optional(),
     prerequisites: z.array(lessonRef).default([]),
@@ -361,7 +361,7 @@ export const labRunSchema = z
           run: text.refine((line) => !line.includes("\n"), "must be one command line"),
           ready: text.optional(),
           /** Seconds this step may take, from its start to its exit. */
-          timeout: z.number("must be a number of seconds").positive().max(600).default(30),
+          timeout: z.number("must be a number of seconds").positive("must be more than 0").max(600, "must be at most 600").default(30),
           /**
            * Its output differs between runs beyond what normalising evens out (the order of packets
            * on a wire): the tests check its `expect`, not the stored transcript's lines.

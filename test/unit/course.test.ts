@@ -120,6 +120,9 @@ describe("course errors name the file and field", () => {
     [{ title: "T", description: "d", minutes: 5, date: "2026-12-02" }, "l.md: objectives: is required"],
     [{ title: "T", description: "d", objectives: [], minutes: 5, date: "2026-12-02" }, "l.md: objectives: needs at least one objective"],
     [{ title: "T", description: "d", objectives: ["o"], minutes: "ten", date: "2026-12-02" }, "l.md: minutes: must be a whole number of minutes"],
+    [{ title: "T", description: "d", objectives: ["o"], minutes: 7.5, date: "2026-12-02" }, "l.md: minutes: must be a whole number of minutes"],
+    [{ title: "T", description: "d", objectives: ["o"], minutes: 0, date: "2026-12-02" }, "l.md: minutes: must be 1 or more"],
+    [{ title: "T", description: "d", objectives: ["o"], minutes: 241, date: "2026-12-02" }, "l.md: minutes: must be at most 240"],
     [{ title: "T", description: "d", objectives: ["o"], minutes: 5, date: "2026-12-02", order: 3 }, "l.md: order: unknown field"],
   ])("front matter %#", (data, message) => {
     expect(errorOf(() => validate(lessonSchema, data, "l.md"))).toContain(message);

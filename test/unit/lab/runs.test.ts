@@ -50,6 +50,8 @@ describe("lab run manifests", () => {
       [GOOD.replace("title:", "vms: 2\nwire: ethernet\ntitle:"), "wire: must be udp (the lab's wire) or tcp"],
       [GOOD.replace('run: rc_pingpong -g 1\n', 'run: "a\\nb"\n'), "steps[0].run: must be one command line"],
       [GOOD.replace(/steps:[\s\S]*?expect:/, "steps: []\nexpect:"), "steps: needs at least one step"],
+      [GOOD.replace('ready: "waiting for"', "timeout: 900"), "steps[0].timeout: must be at most 600"],
+      [GOOD.replace('ready: "waiting for"', "timeout: 0"), "steps[0].timeout: must be more than 0"],
       ["title: [unclosed\n", "(syntax)"],
     ];
     cases.forEach(([yaml, reason], i) => {
