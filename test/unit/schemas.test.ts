@@ -62,7 +62,8 @@ describe("timeline schema", () => {
 
   it.each([
     [{ ...entry, start: "2017a" }, "t.yaml: [0].start: must be a four-digit year"],
-    [{ ...entry, start: 17 }, "t.yaml: [0].start: must be a four-digit year"],
+    [{ ...entry, start: 17 }, "t.yaml: [0].start: must be a four-digit year from 1900 to 2100"],
+    [{ ...entry, start: 1800 }, "t.yaml: [0].start: must be a four-digit year from 1900 to 2100"],
     [{ ...entry, end: "now" }, "t.yaml: [0].end: must be a four-digit year or 'present'"],
     [{ ...entry, end: 2016 }, "t.yaml: [0].end: must not be before start"],
   ])("rejects a malformed year: %j", (bad, message) => {

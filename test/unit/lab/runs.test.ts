@@ -52,6 +52,7 @@ describe("lab run manifests", () => {
       [GOOD.replace(/steps:[\s\S]*?expect:/, "steps: []\nexpect:"), "steps: needs at least one step"],
       [GOOD.replace('ready: "waiting for"', "timeout: 900"), "steps[0].timeout: must be at most 600"],
       [GOOD.replace('ready: "waiting for"', "timeout: 0"), "steps[0].timeout: must be more than 0"],
+      [GOOD.replace("  client: { status: 0 }", "  client: { status: 256 }"), "expect.client.status: must be an exit status, 0 to 255"],
       ["title: [unclosed\n", "(syntax)"],
     ];
     cases.forEach(([yaml, reason], i) => {
