@@ -204,6 +204,22 @@ describe("pages in Chromium", () => {
     });
   }, 120_000);
 
+  it("marks the current page in the course sidebar with its bar clear of the text, on the course home, a lesson and a reference page", async () => {
+    const urls = ["/rdma101/", firstLesson(), "/rdma101/glossary/"];
+    for (const viewport of [viewports.desktop, viewports.phone]) {
+      await walk(site.browser, site.server.origin, urls, { viewport }, async (page, url) => {
+        await page.evaluate(() => document.querySelector<HTMLDetailsElement>(".course-nav")!.setAttribute("open", ""));
+        const gap = await page.locator('.course-nav a[aria-current="page"]').evaluate((a) => {
+          const range = document.createRange();
+          range.selectNodeContents(a);
+          // The bar is an inset shadow on the link's left edge: the text starts at least twice its width further in.
+          return range.getClientRects()[0]!.left - a.getClientRects()[0]!.left;
+        });
+        expect(gap, `${url} at ${viewport.width}px`).toBeGreaterThanOrEqual(6);
+      });
+    }
+  });
+
   it("always shows the lesson sidebar on a wide screen", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await expect(page.locator('.course-nav a[aria-current="page"]').isVisible()).resolves.toBe(true);
