@@ -77,6 +77,26 @@ describe("pages in Chromium", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it("keeps the header's height when the script shows the theme button, with or without a language switch, so the page does not move", async () => {
+    const urls = ["/", "/zh/", firstLesson()];
+    const failures: string[] = [];
+    for (const width of [viewports.desktop.width, 768, 390, 320]) {
+      await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 640 } }, async (page, url) => {
+        const heights = await page.evaluate(() => {
+          const header = document.querySelector(".site-header")!;
+          const button = document.querySelector<HTMLElement>(".theme-toggle")!;
+          const shown = header.getBoundingClientRect().height;
+          button.hidden = true;
+          const before = header.getBoundingClientRect().height;
+          button.hidden = false;
+          return { shown, before };
+        });
+        if (heights.before !== heights.shown) failures.push(`${url} at ${width}px: ${heights.before}px before the button, ${heights.shown}px with it`);
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}/subscribe/`, { viewport: viewports.phone });
     await page.locator(".language-switch").focus();
