@@ -109,6 +109,14 @@ function resultItem(result) {
   // Pagefind's excerpt is the page's own text, escaped, with the matches marked; cut from anywhere in
   // it, so a mark says where text was left out before or after.
   excerpt.innerHTML = result.excerpt;
+  // Pagefind marks a word with the comma or full stop after it ("queue,"): the mark keeps to the word.
+  // (Brackets stay: "ibv_post_send(3)" is one name.)
+  for (const mark of excerpt.querySelectorAll("mark")) {
+    const [, word, stop] = mark.textContent.match(/^(.*?)([.,;:!?、。，；：！？]*)$/su);
+    if (!word || !stop) continue;
+    mark.textContent = word;
+    mark.after(stop);
+  }
   const shown = excerpt.textContent;
   const [before, after] = say.cut.split("{excerpt}");
   if (!result.content.startsWith(shown)) excerpt.prepend(before);

@@ -68,6 +68,17 @@ describe("search", () => {
     await context.close();
   });
 
+  it("marks the words it found, not the comma or full stop after them", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    await searchFor(page, "queue");
+    const marks = await page.locator(".search-results mark").allTextContents();
+    // Some excerpts have the word before a comma or a full stop: a mark that held it is what is checked.
+    expect(await page.locator(".search-results p:has(mark)").evaluateAll((ps) => ps.some((p) => /\bqueues?[.,]/i.test(p.textContent!)))).toBe(true);
+    expect(marks.filter((m) => /[.,;:!?]$/.test(m))).toEqual([]);
+    await context.close();
+  });
+
   it("narrows results to one section, and keeps query and section in the address", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
