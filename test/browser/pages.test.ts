@@ -97,6 +97,30 @@ describe("pages in Chromium", () => {
     expect(failures).toEqual([]);
   });
 
+  it("puts a paper's award after its venue, or flush with the venue's text on a line of its own, in the lists and on the paper's page", async () => {
+    const paper = [...loadPage("/publications/").querySelectorAll(".publication")].find((li) => li.querySelector(".award"))!.querySelector("a")!.getAttribute("href")!;
+    const failures: string[] = [];
+    for (const width of [viewports.desktop.width, 768, 390, 320]) {
+      await walk(site.browser, site.server.origin, ["/", "/publications/", "/zh/", paper], { viewport: { width, height: 800 } }, async (page, url) => {
+        const places = await page.locator(".award").evaluateAll((awards) =>
+          awards.map((award) => {
+            const venue = award.closest(".publication, main")!.querySelector(".pub-venue")!;
+            const text = document.createRange();
+            text.selectNodeContents(venue);
+            if (venue.contains(award)) text.setEndBefore(award);
+            const lines = [...text.getClientRects()];
+            const last = lines.at(-1)!;
+            const box = award.getBoundingClientRect();
+            return { left: box.left, venueLeft: lines[0]!.left, afterVenue: box.top < last.bottom && box.left > last.right };
+          }),
+        );
+        expect(places.length, url).toBeGreaterThan(0);
+        for (const p of places) if (!p.afterVenue && Math.abs(p.left - p.venueLeft) > 0.5) failures.push(`${url} at ${width}px: the award starts ${(p.left - p.venueLeft).toFixed(1)}px from the venue's text`);
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}/subscribe/`, { viewport: viewports.phone });
     await page.locator(".language-switch").focus();
