@@ -77,21 +77,25 @@ describe("pages in Chromium", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it("keeps the header's height when the script shows the theme button, with or without a language switch, so the page does not move", async () => {
+  it("keeps the header as it is when the script shows the theme button, with or without a language switch: its height, the sections and the switch stay put", async () => {
     const urls = ["/", "/zh/", firstLesson()];
     const failures: string[] = [];
     for (const width of [viewports.desktop.width, 768, 390, 320]) {
       await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 640 } }, async (page, url) => {
-        const heights = await page.evaluate(() => {
-          const header = document.querySelector(".site-header")!;
+        const layouts = await page.evaluate(() => {
           const button = document.querySelector<HTMLElement>(".theme-toggle")!;
-          const shown = header.getBoundingClientRect().height;
+          const layout = () =>
+            [".site-header", ".site-nav", ".language-switch"].map((selector) => {
+              const box = document.querySelector(selector)?.getBoundingClientRect();
+              return box ? `${selector} ${box.left},${box.top} ${box.width}×${box.height}` : `${selector} none`;
+            });
+          const shown = layout();
           button.hidden = true;
-          const before = header.getBoundingClientRect().height;
+          const before = layout();
           button.hidden = false;
           return { shown, before };
         });
-        if (heights.before !== heights.shown) failures.push(`${url} at ${width}px: ${heights.before}px before the button, ${heights.shown}px with it`);
+        layouts.before.forEach((box, i) => box !== layouts.shown[i] && failures.push(`${url} at ${width}px: ${box} before the button, ${layouts.shown[i]} with it`));
       });
     }
     expect(failures).toEqual([]);
