@@ -38,6 +38,11 @@ const LANGUAGES: Record<string, string> = {
 const GRAMMAR: Record<string, string> = { h: "c", sh: "bash", shell: "bash", console: "shell-session", py: "python", ts: "typescript", js: "javascript", yml: "yaml", md: "markdown", xml: "markup" };
 
 loadLanguages([...new Set(Object.keys(LANGUAGES).map((lang) => GRAMMAR[lang] ?? lang))]);
+// Bash's number takes an IPv4 address's first two parts for a decimal (169.254 of 169.254.101.1),
+// colouring half of it: a number that goes on with another `.digit` is no number (the address stays
+// plain). Transcripts (shell-session) use the same grammar.
+const bashNumber = Prism.languages.bash!.number as { pattern: RegExp; lookbehind: boolean };
+bashNumber.pattern = new RegExp(`${bashNumber.pattern.source}(?!\\.\\d)`, bashNumber.pattern.flags);
 
 export function highlightCode(code: string, lang: string): { html: string; label: string } {
   const key = lang.toLowerCase();

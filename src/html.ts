@@ -96,6 +96,8 @@ const CODE_BREAK = /(?<=[A-Za-z0-9]_+)(?=[A-Za-z0-9])|(?<=[\w)\]])(?=\.[A-Za-z_]
 export const LONG_CODE = 20;
 /** A word of inline code that starts with a hyphen: an option (`-d`, `--size=4096`), `-1`, `->next`. */
 const OPTION = /^--?[^\s-]/;
+/** C's member arrow, escaped: browsers break after its hyphen (`dev-` | `>node_type`), so it is kept whole. */
+const ARROW = "-&gt;";
 
 /**
  * Inline code, with a `<wbr>` at each place a name may break (CODE_BREAK): without them a name too
@@ -115,7 +117,9 @@ export function breakableCode(code: string, inTable = false, before = 0, after =
       const pieces = inTable || length >= LONG_CODE ? run.split(CODE_BREAK) : [run];
       const html = pieces.map(escapeHtml);
       // Browsers break after an option's leading hyphen (`-` | `d rxe0`): its first piece stays whole.
-      if (OPTION.test(run) && pieces[0]!.length < LONG_CODE) html[0] = `<span class="${UNBROKEN_CLASS}">${html[0]}</span>`;
+      const option = OPTION.test(run) && pieces[0]!.length < LONG_CODE;
+      if (option) html[0] = `<span class="${UNBROKEN_CLASS}">${html[0]}</span>`;
+      for (let i = option ? 1 : 0; i < html.length; i++) html[i] = html[i]!.replaceAll(ARROW, `<span class="${UNBROKEN_CLASS}">${ARROW}</span>`);
       return html.join("<wbr>");
     })
     .join("");

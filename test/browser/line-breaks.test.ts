@@ -20,7 +20,7 @@ const a5 = { width: px(148 - 20), height: px(210 - 20) };
 const pagesWithInlineCode = async () => (await pageUrls()).filter((url) => loadPage(url).querySelector("main :not(pre) > code"));
 
 describe("line breaks", () => {
-  it("breaks a name in inline code between its pieces (after _, before . -> :: / and a camelCase word), inside a piece only when the piece is wider than the line, never after an option's leading hyphen", async () => {
+  it("breaks a name in inline code between its pieces (after _, before . -> :: / and a camelCase word), inside a piece only when the piece is wider than the line, never after an option's leading hyphen nor inside ->", async () => {
     const urls = await pagesWithInlineCode();
     expect(urls.length).toBeGreaterThan(0);
     const failures: string[] = [];
@@ -83,7 +83,8 @@ describe("line breaks", () => {
  * where a camelCase word starts), where the piece (with the `_` it ends with, or the `.`, `/`, `->`
  * or `::` it starts with) could have started a line (a space, `_` or `-` before it, a camelCase
  * word's start, or one of those places at an end) and would have fit on a line of its own: a
- * break at the piece's edge was the better one.
+ * break at the piece's edge was the better one. Also each break after an option's leading hyphen
+ * and inside a `->`.
  */
 function namesSplitInsidePieces(codes: LaidOut[]): string[] {
   const inName = /[A-Za-z0-9]/;
@@ -95,6 +96,8 @@ function namesSplitInsidePieces(codes: LaidOut[]): string[] {
     for (const i of lineStarts(code)) {
       // An option's leading hyphen left at a line's end (`-` | `d rxe0`).
       if (text[i - 1] === "-" && /^\s?$/.test(text[i - 2] ?? "") && text[i] !== "-") failures.push(`"${text}" breaks after the hyphen that starts "${text.slice(i - 1).split(/\s/)[0]}"`);
+      // C's member arrow split (`dev-` | `>node_type`).
+      if (text[i - 1] === "-" && text[i] === ">") failures.push(`"${text}" breaks inside "->"`);
       if (!inName.test(text[i - 1]!) || !inName.test(text[i]!) || wordStart(i)) continue;
       let [start, end] = [i - 1, i];
       while (start > 0 && inName.test(text[start - 1]!) && !wordStart(start)) start--;

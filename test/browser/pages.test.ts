@@ -77,6 +77,54 @@ describe("pages in Chromium", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it("keeps the header as it is when the script shows the theme button, with or without a language switch: its height, the sections and the switch stay put", async () => {
+    const urls = ["/", "/zh/", firstLesson()];
+    const failures: string[] = [];
+    for (const width of [viewports.desktop.width, 768, 390, 320]) {
+      await walk(site.browser, site.server.origin, urls, { viewport: { width, height: 640 } }, async (page, url) => {
+        const layouts = await page.evaluate(() => {
+          const button = document.querySelector<HTMLElement>(".theme-toggle")!;
+          const layout = () =>
+            [".site-header", ".site-nav", ".language-switch"].map((selector) => {
+              const box = document.querySelector(selector)?.getBoundingClientRect();
+              return box ? `${selector} ${box.left},${box.top} ${box.width}×${box.height}` : `${selector} none`;
+            });
+          const shown = layout();
+          button.hidden = true;
+          const before = layout();
+          button.hidden = false;
+          return { shown, before };
+        });
+        layouts.before.forEach((box, i) => box !== layouts.shown[i] && failures.push(`${url} at ${width}px: ${box} before the button, ${layouts.shown[i]} with it`));
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("puts a paper's award after its venue, or flush with the venue's text on a line of its own, in the lists and on the paper's page", async () => {
+    const paper = [...loadPage("/publications/").querySelectorAll(".publication")].find((li) => li.querySelector(".award"))!.querySelector("a")!.getAttribute("href")!;
+    const failures: string[] = [];
+    for (const width of [viewports.desktop.width, 768, 390, 320]) {
+      await walk(site.browser, site.server.origin, ["/", "/publications/", "/zh/", paper], { viewport: { width, height: 800 } }, async (page, url) => {
+        const places = await page.locator(".award").evaluateAll((awards) =>
+          awards.map((award) => {
+            const venue = award.closest(".publication, main")!.querySelector(".pub-venue")!;
+            const text = document.createRange();
+            text.selectNodeContents(venue);
+            if (venue.contains(award)) text.setEndBefore(award);
+            const lines = [...text.getClientRects()];
+            const last = lines.at(-1)!;
+            const box = award.getBoundingClientRect();
+            return { left: box.left, venueLeft: lines[0]!.left, afterVenue: box.top < last.bottom && box.left > last.right };
+          }),
+        );
+        expect(places.length, url).toBeGreaterThan(0);
+        for (const p of places) if (!p.afterVenue && Math.abs(p.left - p.venueLeft) > 0.5) failures.push(`${url} at ${width}px: the award starts ${(p.left - p.venueLeft).toFixed(1)}px from the venue's text`);
+      });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("switches language to the same page, or to the other language's section, from the keyboard", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}/subscribe/`, { viewport: viewports.phone });
     await page.locator(".language-switch").focus();
@@ -203,6 +251,22 @@ describe("pages in Chromium", () => {
       expect(new Set(tops).size, url).toBe(1);
     });
   }, 120_000);
+
+  it("marks the current page in the course sidebar with its bar clear of the text, on the course home, a lesson and a reference page", async () => {
+    const urls = ["/rdma101/", firstLesson(), "/rdma101/glossary/"];
+    for (const viewport of [viewports.desktop, viewports.phone]) {
+      await walk(site.browser, site.server.origin, urls, { viewport }, async (page, url) => {
+        await page.evaluate(() => document.querySelector<HTMLDetailsElement>(".course-nav")!.setAttribute("open", ""));
+        const gap = await page.locator('.course-nav a[aria-current="page"]').evaluate((a) => {
+          const range = document.createRange();
+          range.selectNodeContents(a);
+          // The bar is an inset shadow on the link's left edge: the text starts at least twice its width further in.
+          return range.getClientRects()[0]!.left - a.getClientRects()[0]!.left;
+        });
+        expect(gap, `${url} at ${viewport.width}px`).toBeGreaterThanOrEqual(6);
+      });
+    }
+  });
 
   it("always shows the lesson sidebar on a wide screen", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });

@@ -68,6 +68,17 @@ describe("search", () => {
     await context.close();
   });
 
+  it("marks the words it found, not the comma or full stop after them", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    await searchFor(page, "queue");
+    const marks = await page.locator(".search-results mark").allTextContents();
+    // Some excerpts have the word before a comma or a full stop: a mark that held it is what is checked.
+    expect(await page.locator(".search-results p:has(mark)").evaluateAll((ps) => ps.some((p) => /\bqueues?[.,]/i.test(p.textContent!)))).toBe(true);
+    expect(marks.filter((m) => /[.,;:!?]$/.test(m))).toEqual([]);
+    await context.close();
+  });
+
   it("narrows results to one section, and keeps query and section in the address", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
@@ -192,6 +203,32 @@ describe("search", () => {
     const message = page.locator(".search-needs-script");
     expect(await message.isVisible()).toBe(true);
     expect(await message.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([routes.posts(), routes.course(), routes.publications()]);
+    await context.close();
+  });
+
+  it("never says it needs JavaScript while the index loads with it, and says so again when the index fails to load", async () => {
+    const context = await site.browser.newContext({ viewport: viewports.phone });
+    const page = await context.newPage();
+    // Pagefind's script held back, as on a slow line, until the page has been looked at.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/pagefind/pagefind.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.server.origin}/search/?q=queue`);
+    await page.waitForFunction(() => document.querySelector(".search-needs-script")?.hasAttribute("hidden"), null, { timeout: 5_000 });
+    expect(await page.locator(".search-needs-script").isVisible()).toBe(false);
+    release();
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.locator(".search-needs-script").isVisible()).toBe(false);
+    // The index does not load: the page says so and where to browse instead.
+    await page.unroute("**/pagefind/pagefind.js");
+    await page.route("**/pagefind/pagefind.js", (route) => route.abort());
+    await page.goto(`${site.server.origin}/search/`);
+    await expect.poll(() => page.locator(".search-status").textContent()).toBe(t("en", "search.failed"));
+    expect(await page.locator(".search-needs-script").isVisible()).toBe(true);
+    expect(await page.locator(".search-form").isVisible()).toBe(false);
     await context.close();
   });
 });

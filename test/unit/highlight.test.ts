@@ -13,6 +13,15 @@ describe("highlightCode", () => {
     expect(highlightCode("x = 1", "py")).toEqual({ ...highlightCode("x = 1", "python"), label: "Python" });
   });
 
+  it("leaves an IPv4 address in a shell command or transcript whole, not half a number", () => {
+    for (const lang of ["bash", "console"]) {
+      const { html } = highlightCode("$ ping -c 3 169.254.101.1 && sleep 0.5", lang);
+      expect(html, lang).toContain(" 169.254.101.1 ");
+      expect(html, lang).toContain('<span class="token number">3</span>');
+      expect(html, lang).toContain('<span class="token number">0.5</span>');
+    }
+  });
+
   it("shows an unknown language as escaped plain text instead of failing", () => {
     expect(highlightCode("<a & b>", "brainfuck")).toEqual({ html: "&lt;a &amp; b&gt;", label: "" });
   });

@@ -183,7 +183,7 @@ describe("markdown", () => {
       const cases: [string, string][] = [
         ["IBV_WC_RETRY_EXC_ERR", "IBV_<wbr>WC_<wbr>RETRY_<wbr>EXC_<wbr>ERR"],
         ["attr.max_dest_rd_atomic", "attr<wbr>.max_<wbr>dest_<wbr>rd_<wbr>atomic"],
-        ["wc->status", "wc<wbr>-&gt;status"],
+        ["wc->status", 'wc<wbr><span class="unbroken">-&gt;</span>status'],
         ["RdmaTransport::submit", "Rdma<wbr>Transport<wbr>::submit"],
         ["/sys/class/infiniband", "/sys<wbr>/class<wbr>/infiniband"],
         ["https://renfeng.org/feed.xml", "https://renfeng<wbr>.org<wbr>/feed<wbr>.xml"],
@@ -217,6 +217,12 @@ describe("markdown", () => {
       // Too long to keep whole on a phone's line: its separators are its break places.
       expect(breakableCode("--max-send-wr=1024-and-more_x")).toBe("--max-send-wr=1024-and-more_<wbr>x");
       expect(breakableCode("a - b")).toBe("a - b");
+    });
+
+    it("are never inside a member's arrow, in a name of any length", () => {
+      expect(breakableCode("dev->node_type")).toBe('dev<span class="unbroken">-&gt;</span>node_type');
+      expect(breakableCode("RESET -> INIT")).toBe('RESET <span class="unbroken">-&gt;</span> INIT');
+      expect(breakableCode("->next")).toBe('<span class="unbroken">-&gt;next</span>');
     });
 
     it("count a run across code spans joined without a space", () => {
