@@ -34,6 +34,8 @@ let pagefind;
 let latest = 0;
 /** The current search's results not shown yet: they show a page at a time, behind the "more" button. */
 let rest = [];
+/** The query those results answer. */
+let searched = "";
 const PAGE = 20;
 
 /** The next page of `rest` as list items, or null when a newer search has started meanwhile. */
@@ -43,7 +45,7 @@ async function nextPage(ticket) {
   const data = await Promise.all(batch.map((r) => r.data()));
   if (ticket !== latest) return null;
   more.hidden = rest.length === 0;
-  return data.map(resultItem);
+  return data.map((result) => resultItem(result, searched));
 }
 
 async function run() {
@@ -68,6 +70,7 @@ async function run() {
   // A newer keystroke has started its own search, or this one was superseded.
   if (search === null || ticket !== latest) return;
   rest = search.results;
+  searched = query;
   const items = await nextPage(ticket);
   if (!items) return;
   list.replaceChildren(...items);
@@ -95,7 +98,22 @@ function searchesElsewhere(query) {
   });
 }
 
-function resultItem(result) {
+/**
+ * The entry of a page that `result` matches best, when the page is made of entries (the glossary:
+ * each term, and each name in its where-to-look index, is one, marked with data-pagefind-title):
+ * Pagefind's sub-result of that entry, linked to it, with an excerpt of the entry alone. A page of
+ * sections (a lesson) has none: its excerpt is the best stretch of the whole page.
+ */
+function bestEntry(result, query) {
+  // An entry named as typed comes first: "QP" is "Queue pair (QP)", not "QP number (QPN)", which says QP more often.
+  const q = query.toLowerCase();
+  const named = ({ title }) => [title, title.replace(/ \(.*\)$/, ""), title.match(/\(([^)]*)\)$/)?.[1]].some((name) => name?.toLowerCase() === q);
+  const score = (sub) => (named(sub) ? Infinity : sub.weighted_locations.reduce((sum, l) => sum + l.balanced_score, 0));
+  const entries = result.sub_results.filter((sub) => sub.anchor?.title);
+  return entries.length ? entries.reduce((best, sub) => (score(sub) > score(best) ? sub : best)) : undefined;
+}
+
+function resultItem(result, query) {
   const item = document.createElement("li");
   const section = document.createElement("p");
   section.className = "search-section";
@@ -105,10 +123,21 @@ function resultItem(result) {
   link.href = result.url;
   link.append(...keepTogether(result.meta.title));
   heading.append(link);
+  item.append(section, heading);
+  const entry = bestEntry(result, query);
+  if (entry) {
+    const where = document.createElement("p");
+    where.className = "search-entry";
+    const entryLink = document.createElement("a");
+    entryLink.href = entry.url;
+    entryLink.textContent = entry.title;
+    where.append(entryLink);
+    item.append(where);
+  }
   const excerpt = document.createElement("p");
   // Pagefind's excerpt is the page's own text, escaped, with the matches marked; cut from anywhere in
   // it, so a mark says where text was left out before or after.
-  excerpt.innerHTML = result.excerpt;
+  excerpt.innerHTML = (entry ?? result).excerpt;
   // Pagefind marks a word with the comma or full stop after it ("queue,"): the mark keeps to the word.
   // (Brackets stay: "ibv_post_send(3)" is one name.)
   for (const mark of excerpt.querySelectorAll("mark")) {
@@ -121,7 +150,7 @@ function resultItem(result) {
   const [before, after] = say.cut.split("{excerpt}");
   if (!result.content.startsWith(shown)) excerpt.prepend(before);
   if (!result.content.endsWith(shown)) excerpt.append(after);
-  item.append(section, heading, excerpt);
+  item.append(excerpt);
   return item;
 }
 

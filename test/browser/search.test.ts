@@ -11,7 +11,7 @@ import { axeViolations, browserOnSite, open, viewports } from "../support/browse
 import { loadPage, pageUrls } from "../support/site.ts";
 
 const site = browserOnSite();
-const glossary = parse(readFileSync("_data/glossary.yaml", "utf8")) as { term: string; lesson: string }[];
+const glossary = parse(readFileSync("_data/glossary.yaml", "utf8")) as { id: string; term: string; definition: string; lesson: string }[];
 
 /** Types a query as a person does and waits for the results to settle. */
 async function searchFor(page: Page, query: string) {
@@ -79,6 +79,41 @@ describe("search", () => {
     await context.close();
   });
 
+  it("shows the glossary's result as the entry it matches, with that entry's text, one Tab and Enter from the page's title", async () => {
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    const onGlossary = page.locator(`.search-results > li:has(h2 a[href$="${routes.glossary()}"])`);
+    const entryOf = async () => {
+      const link = onGlossary.locator(".search-entry a");
+      return { text: await link.textContent(), hash: new URL(await link.evaluate((a) => (a as HTMLAnchorElement).href)).hash, excerpt: (await onGlossary.locator("p:last-child").textContent())! };
+    };
+    const [before, after] = t("en", "search.cut").split("{excerpt}") as [string, string];
+    // Each by its abbreviation, which other terms say too, some more often ("QP number (QPN)" says QP twice).
+    for (const term of glossary.filter((g) => /^(?:Queue pair|Receiver not ready|Global identifier) \(/.test(g.term))) {
+      await searchFor(page, term.term.match(/\(([^)]+)\)$/)![1]!);
+      const entry = await entryOf();
+      expect([entry.text, entry.hash]).toEqual([term.term, `#${term.id}`]);
+      // The excerpt is the entry's own words, not the page's best stretch elsewhere (the where-to-look index).
+      const shown = entry.excerpt.replace(before, "").replace(after, "").trim().split(/\s+/).slice(0, 6).join(" ");
+      expect(`${term.term} ${term.definition}`, entry.excerpt).toContain(shown);
+      // A lesson's result is the lesson: no entry under its title.
+      const [part, lesson] = term.lesson.split("/") as [string, string];
+      expect(await page.locator(`.search-results > li:has(h2 a[href$="${routes.lesson(part, lesson)}"]) .search-entry`).count()).toBe(0);
+    }
+    // A name of the where-to-look index is an entry too, linked to where it is listed.
+    const listed = [...loadPage(routes.glossary()).querySelectorAll(".lookup dt")].find((dt) => dt.textContent === "ibv_reg_mr")!;
+    await searchFor(page, "ibv_reg_mr");
+    expect(await entryOf()).toMatchObject({ text: "ibv_reg_mr", hash: `#${listed.id}` });
+    // From the page's title, Tab reaches the entry, and Enter opens the glossary there.
+    await onGlossary.locator("h2 a").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest(".search-entry") !== null)).toBe(true);
+    await Promise.all([page.waitForURL((u) => u.hash === `#${listed.id}`), page.keyboard.press("Enter")]);
+    expect(await page.locator(":target").textContent()).toBe("ibv_reg_mr");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("narrows results to one section, and keeps query and section in the address", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
@@ -115,7 +150,7 @@ describe("search", () => {
       await page.keyboard.press("Enter");
       await expect.poll(() => page.locator(".search-results > li").count()).toBeGreaterThan(before);
       // Focus moves to the first new result, so the keyboard carries on from there.
-      expect(await page.evaluate((n) => document.activeElement === document.querySelectorAll(".search-results > li a")[n], before)).toBe(true);
+      expect(await page.evaluate((n) => document.activeElement === document.querySelectorAll(".search-results > li > h2 a")[n], before)).toBe(true);
     }
     const all = await results(page);
     expect(all.length).toBe(counted);

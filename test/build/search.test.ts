@@ -12,7 +12,7 @@ import { CHART_DATA_CLASS } from "../../src/charts.ts";
 import { unescapeHtml } from "../../src/html.ts";
 import { t } from "../../src/i18n.ts";
 import { NOT_TEXT } from "../../src/search.ts";
-import { languageOf } from "../../src/urls.ts";
+import { languageOf, routes } from "../../src/urls.ts";
 import { serve, type StaticServer } from "../support/server.ts";
 import { builtFiles, loadPage, pageUrls, siteDir } from "../support/site.ts";
 
@@ -133,6 +133,7 @@ interface Found {
   url: string;
   excerpt: string;
   plain_excerpt: string;
+  sub_results: { url: string; title: string }[];
 }
 interface Pagefind {
   options(o: { basePath: string; baseUrl: string }): Promise<void>;
@@ -192,6 +193,20 @@ describe("searching the course", () => {
     for (const [name, urls] of uses) {
       const hits = new Set((await found(name)).map((r) => r.url));
       missed.push(...urls.filter((url) => !hits.has(url)).map((url) => `${name}: ${url}`));
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it("holds each glossary term and each where-to-look name as an entry of its own, at its address, found by its name", async () => {
+    // Pagefind makes an element with an id and a data-pagefind-title a sub-result of its own, under that title.
+    const entries = [...loadPage(routes.glossary()).querySelectorAll("[data-pagefind-body] dt")];
+    expect(entries.length).toBeGreaterThan(100);
+    expect(entries.filter((dt) => !dt.id || dt.getAttribute("data-pagefind-title") !== dt.textContent).map((dt) => dt.textContent)).toEqual([]);
+    expect(new Set(entries.map((dt) => dt.id)).size).toBe(entries.length);
+    const missed: string[] = [];
+    for (const dt of entries) {
+      const glossary = (await found(dt.textContent!)).find((r) => r.url === routes.glossary());
+      if (!glossary?.sub_results.some((sub) => sub.url === routes.glossary(dt.id) && sub.title === dt.textContent)) missed.push(dt.textContent!);
     }
     expect(missed).toEqual([]);
   });
