@@ -75,8 +75,17 @@ async function run() {
   if (!items) return;
   list.replaceChildren(...items);
   const count = search.results.length;
-  status.textContent = count ? fill(resultForms[plural.select(count)], { count, query }) : fill(say.none, { query });
-  elsewhere.replaceChildren(...(count ? [] : searchesElsewhere(query)));
+  status.textContent = count ? fill(resultForms[plural.select(count)], { count, query }) : fill(section ? say.noneInSection : say.none, { query, section });
+  const offers = count ? [] : [...(section ? [searchEverywhere(query)] : []), ...searchesElsewhere(query)];
+  elsewhere.replaceChildren(...offers.flatMap((link, i) => (i ? [" · ", link] : [link])));
+}
+
+/** The same query in every section of this language's search: what one section lacks, another may hold. */
+function searchEverywhere(query) {
+  const link = document.createElement("a");
+  link.href = `${location.pathname}?${new URLSearchParams({ q: query })}`;
+  link.textContent = fill(say.everywhere, { query });
+  return link;
 }
 
 /**
@@ -84,7 +93,7 @@ async function run() {
  * each language has its own index, so words of another language find nothing here.
  */
 function searchesElsewhere(query) {
-  return [...document.querySelectorAll("a.language-switch")].flatMap((other, i) => {
+  return [...document.querySelectorAll("a.language-switch")].map((other) => {
     const link = document.createElement("a");
     link.href = other.href;
     link.hreflang = other.hreflang;
@@ -94,7 +103,7 @@ function searchesElsewhere(query) {
     name.lang = other.lang;
     name.textContent = other.textContent;
     link.append(before, name, after);
-    return i ? [" · ", link] : [link];
+    return link;
   });
 }
 

@@ -137,6 +137,23 @@ describe("search", () => {
     await context.close();
   });
 
+  it("says when the chosen section has nothing for a query, and offers all sections, which find it, from the keyboard", async () => {
+    const publications = t("en", "nav.publications");
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/?${new URLSearchParams({ section: publications })}`, { viewport: viewports.phone });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByLabel(publications, { exact: true }).isChecked()).toBe(true);
+    // A course term: no paper's page says it.
+    expect(await searchFor(page, "rnr_retry")).toEqual([]);
+    expect(await page.locator(".search-status").textContent()).toBe(t("en", "search.noneInSection", { query: "rnr_retry", section: publications }));
+    const everywhere = page.getByRole("link", { name: t("en", "search.everywhere", { query: "rnr_retry" }) });
+    await everywhere.focus();
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has("section")), page.keyboard.press("Enter")]);
+    await expect.poll(async () => (await results(page)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.getByLabel(t("en", "search.allSections"), { exact: true }).isChecked()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("reaches every result it counts: more than a page of them shows behind a button, from the keyboard", async () => {
     const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.phone });
     await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
