@@ -130,7 +130,8 @@ function resultItem(result, query) {
   const heading = document.createElement("h2");
   const link = document.createElement("a");
   link.href = result.url;
-  link.append(...keepTogether(result.meta.title));
+  // A lesson's number goes before its title, as the course's lists write it: "2.7 SEND and RECV".
+  link.append(...(result.meta.number ? [`${result.meta.number} `] : []), ...keepTogether(result.meta.title));
   heading.append(link);
   item.append(section, heading);
   const entry = bestEntry(result, query);

@@ -13,6 +13,13 @@ import { loadPage, pageUrls } from "../support/site.ts";
 const site = browserOnSite();
 const glossary = parse(readFileSync("_data/glossary.yaml", "utf8")) as { id: string; term: string; definition: string; lesson: string }[];
 
+/** A lesson's number and title, as the course's home lists it. */
+function courseLesson(url: string): { number: string; title: string } {
+  const link = [...loadPage(routes.course()).querySelectorAll(`a[href="${url}"]`)].find((a) => /^\d+\.\d+\s/.test(a.textContent!.trim()))!;
+  const [, number, title] = link.textContent!.trim().match(/^(\d+\.\d+)\s+(.*)$/s)!;
+  return { number: number!, title: title!.replace(/\s+/g, " ") };
+}
+
 /** Types a query as a person does and waits for the results to settle. */
 async function searchFor(page: Page, query: string) {
   await page.locator("#search-query").fill("");
@@ -96,9 +103,12 @@ describe("search", () => {
       // The excerpt is the entry's own words, not the page's best stretch elsewhere (the where-to-look index).
       const shown = entry.excerpt.replace(before, "").replace(after, "").trim().split(/\s+/).slice(0, 6).join(" ");
       expect(`${term.term} ${term.definition}`, entry.excerpt).toContain(shown);
-      // A lesson's result is the lesson: no entry under its title.
+      // A lesson's result is the lesson, numbered as the course's lists number it: no entry under its title.
       const [part, lesson] = term.lesson.split("/") as [string, string];
-      expect(await page.locator(`.search-results > li:has(h2 a[href$="${routes.lesson(part, lesson)}"]) .search-entry`).count()).toBe(0);
+      const onLesson = page.locator(`.search-results > li:has(h2 a[href$="${routes.lesson(part, lesson)}"])`);
+      expect(await onLesson.locator(".search-entry").count()).toBe(0);
+      const { number, title } = courseLesson(routes.lesson(part, lesson));
+      expect(await onLesson.locator("h2").textContent()).toBe(`${number} ${title}`);
     }
     // A name of the where-to-look index is an entry too, linked to where it is listed.
     const listed = [...loadPage(routes.glossary()).querySelectorAll(".lookup dt")].find((dt) => dt.textContent === "ibv_reg_mr")!;
