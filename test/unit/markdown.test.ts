@@ -83,7 +83,7 @@ describe("markdown", () => {
   it("labels callouts, takeaways, answers, tables and figures in the page's language", () => {
     const source = `::: note\nText.\n:::\n\n::: tip 标题\nText.\n:::\n\n::: takeaways\n- one\n:::\n\n::: answer\nA.\n:::\n\n::: table 说明\n| a |\n|---|\n| 1 |\n:::\n\n<figure>${FIGURE_NUMBER} 图</figure>\n`;
     const zh = md.render(source, { lang: "zh" });
-    expect(zh).toContain('<p class="callout-title">注意</p>');
+    expect(zh).toContain('<p class="callout-title">说明</p>');
     expect(zh).toContain('<p class="callout-title">提示：标题</p>');
     expect(zh).toContain("<h2 id=\"key-takeaways\">要点</h2>");
     expect(zh).toContain('<summary><span class="screen-only">显示答案</span><span class="print-only">答案</span></summary>');
