@@ -164,6 +164,8 @@ describe("blog engine (fixture build)", () => {
     expect(zhTitles).toEqual(["只有中文", "系列第一篇"]);
     expect([...page("posts").querySelectorAll(".post-list-title")].map(text)).not.toContain("只有中文");
     expect([...page("zh/tags").querySelectorAll(".tag-cloud a")].map(text)).toEqual(["#fixture", "#存储"]);
+    // Post counts in full-width parentheses, with no space before them, as the archive's year count.
+    expect([...page("zh/tags").querySelectorAll(".tag-cloud li")].map(text)).toEqual(["#fixture（1）", "#存储（1）"]);
     expect(page("zh/tags/fixture").querySelectorAll(".post-list > li")).toHaveLength(1);
     expect(page("zh/posts/only-chinese").querySelector('.pager a[rel="prev"]')?.getAttribute("href")).toBe("/zh/posts/series-a/");
     expect([...page("zh/archives").querySelectorAll("h2")].map(text)).toEqual(["2020（2 篇文章）"]);

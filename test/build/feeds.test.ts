@@ -124,6 +124,10 @@ describe("feeds", () => {
     const subscribe = loadPage("/subscribe/");
     expect(loadPage("/").querySelector('.site-footer a[href="/subscribe/"]')).not.toBeNull();
     for (const feed of ["/feed.xml", "/index.xml", "/feed.json", "/rdma101/feed.xml"]) expect(subscribe.querySelector(`a[href="${feed}"]`)?.textContent).toBe(`${BASE}${feed}`);
+    // Each language punctuates a feed's label its own way: "Atom: https://…", "Atom：https://…".
+    const lines = (url: string) => [...loadPage(url).querySelectorAll("main li")].map((li) => li.textContent!.replace(/\s+/g, " ").trim());
+    expect(lines("/subscribe/")).toContain(`Atom: ${BASE}/feed.xml`);
+    expect(lines("/zh/subscribe/")).toEqual([`Atom：${BASE}/zh/feed.xml`, `RSS：${BASE}/zh/index.xml`, `JSON Feed：${BASE}/zh/feed.json`, `Atom：${BASE}/rdma101/feed.xml`]);
     const locs = [...xml("/sitemap.xml").querySelectorAll("loc")].map((l) => l.textContent!);
     // Every page a search engine should know: all built pages but the 404 page, the redirects and
     // pages marked noindex (the course's print copy).
