@@ -118,6 +118,10 @@ describe("feeds", () => {
     const feedsOf = (url: string) => [...loadPage(url).querySelectorAll('link[rel="alternate"][type]')].map((l) => l.getAttribute("href"));
     for (const url of ["/", "/posts/", postUrls()[0]!, "/subscribe/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json"]);
     for (const url of ["/zh/", "/zh/posts/", "/zh/subscribe/"]) expect(feedsOf(url)).toEqual(["/zh/feed.xml", "/zh/index.xml", "/zh/feed.json"]);
+    // Named with the format in the page's own punctuation: "Feng Ren (Atom)", "任峰（Atom）".
+    const titlesOf = (url: string) => [...loadPage(url).querySelectorAll('link[rel="alternate"][type]')].map((l) => l.getAttribute("title"));
+    expect(titlesOf("/")[0]).toBe("Feng Ren (Atom)");
+    expect(titlesOf("/zh/")).toEqual(["任峰（Atom）", "任峰（RSS）", "任峰（JSON Feed）"]);
     // Course pages offer the course's own feed as well.
     for (const url of ["/rdma101/", "/rdma101/glossary/"]) expect(feedsOf(url)).toEqual(["/feed.xml", "/index.xml", "/feed.json", "/rdma101/feed.xml"]);
     // The subscribe page, linked from every footer, names every feed by its full address.
