@@ -74,7 +74,8 @@ function setUpCopyButtons() {
  * scroll, that stop is only noise: drop it while it fits.
  */
 function setUpScrollRegions() {
-  const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre, .katex-block");
+  // pre[role=region]: a paper page's BibTeX, which does not wrap.
+  const regions = document.querySelectorAll(".figure-scroll, .table-scroll, .code-block pre, pre[role=region], .katex-block");
   const update = () => {
     for (const region of regions) {
       if (region.scrollWidth > region.clientWidth || region.scrollHeight > region.clientHeight) region.setAttribute("tabindex", "0");

@@ -94,6 +94,26 @@ describe("homepage in Chromium", () => {
     await context.close();
   });
 
+  it("names each paper's BibTeX button after its paper, and an opened BibTeX (which wraps) is no tab stop, in both languages", async () => {
+    // Chromium puts a space between the visible words and the hidden ones (\s?).
+    for (const [url, copy] of [["/", "Copy BibTeX\\s?for "], ["/zh/", "复制 BibTeX\\s?："]] as const) {
+      const { page, context } = await open(site.browser, `${site.server.origin}${url}`, { viewport: viewports.desktop });
+      const titles = loadPage(url).querySelectorAll(".publication .pub-title");
+      for (const title of titles) {
+        const name = new RegExp(`^${copy}${title.textContent!.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+        await expect(page.getByRole("button", { name, includeHidden: true }).count(), `${url}: ${name}`).resolves.toBe(1);
+      }
+      const first = page.locator(".publication details").first();
+      await first.locator("summary").focus();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      await expect(page.evaluate(() => document.activeElement?.className), url).resolves.toBe("copy-button");
+      // The title in a Chinese page's hidden words is marked as English, as in the list above it.
+      if (url === "/zh/") await expect(first.locator(".copy-button [lang=en]").count()).resolves.toBe(1);
+      await context.close();
+    }
+  });
+
   it("reads completely without JavaScript", async () => {
     const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

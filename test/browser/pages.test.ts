@@ -220,6 +220,15 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
+  it("makes a paper page's BibTeX a tab stop only while it is too wide to show whole", async () => {
+    const { page, context } = await open(site.browser, `${site.server.origin}/publications/ren2022libcrpm/`, { viewport: viewports.desktop });
+    const bibtex = page.getByRole("region", { name: /^BibTeX for libcrpm/ });
+    await expect.poll(() => bibtex.getAttribute("tabindex")).toBeNull();
+    await page.setViewportSize(viewports.phone);
+    await expect.poll(() => bibtex.getAttribute("tabindex")).toBe("0");
+    await context.close();
+  });
+
   it("opens the wide sidebar at the current lesson, even the last, without moving the page", async () => {
     const last = [...loadPage("/rdma101/").querySelectorAll(".syllabus-lessons a")].at(-1)!.getAttribute("href")!;
     const { page, context } = await open(site.browser, `${site.server.origin}${last}`, { viewport: viewports.desktop });

@@ -60,6 +60,9 @@ describe("the paper pages", () => {
       const code = doc.querySelector("#cite ~ pre code")!;
       expect(parsePublications(code.textContent!, "copied.bib")[0]).toMatchObject({ key: paper.key, title: paper.title, year: paper.year });
       expect(doc.querySelector(`button.copy-button[data-copy-from="${code.id}"]`)).not.toBeNull();
+      // The code is English; the block's name ("… 的 BibTeX") is read in the page's language.
+      expect(code.getAttribute("lang")).toBe("en");
+      expect(code.parentElement!.closest("[lang]")!.getAttribute("lang")).toBe(doc.documentElement.getAttribute("lang"));
     });
 
     it("carries the Highwire citation tags Google Scholar needs, in one language for every page", () => {
