@@ -98,12 +98,26 @@ function labelOf(s: StepTranscript, steps: number, vms: number, lang: Lang): str
   return parts.join(" · ");
 }
 
+/** Characters of a command that a block's accessible name holds whole. */
+const NAME_LENGTH = 60;
+
+/**
+ * A command as its block's accessible name, which a screen reader speaks each time it reaches the
+ * block or its copy button: whole when short, else cut at a space with an ellipsis (a capture
+ * piped into a decoder runs to 500 characters). The block itself shows the command whole.
+ */
+export function commandName(command: string): string {
+  if (command.length <= NAME_LENGTH) return command;
+  const space = command.lastIndexOf(" ", NAME_LENGTH);
+  return `${command.slice(0, space > 0 ? space : NAME_LENGTH)} …`;
+}
+
 export function transcriptHtml(run: string, step: string | undefined, at: string, dir = LABS_DIR, lang: Lang = DEFAULT_LANGUAGE, caption: TranscriptCaption = "lab"): string {
   const { steps, vms, stepsInRun, manifest } = transcriptSteps(run, step, at, dir);
   const blocks = steps.map((s) => {
     const label = labelOf(s, stepsInRun, vms, lang);
     const { html } = highlightCode(`$ ${s.run}\n${s.output.trimEnd()}`, "console");
-    return codeBlockHtml({ html, label, name: t(lang, "transcript.name", { command: s.run }), lang: "console" }, lang);
+    return codeBlockHtml({ html, label, name: t(lang, "transcript.name", { command: commandName(s.run) }), lang: "console" }, lang);
   });
   return `<figure class="transcript">\n${blocks.join("")}${captionHtml(manifest, caption, lang)}\n</figure>\n`;
 }

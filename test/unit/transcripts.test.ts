@@ -7,7 +7,7 @@ import { readContentFile } from "../../src/content.ts";
 import { createMarkdown } from "../../src/markdown.ts";
 import { t } from "../../src/i18n.ts";
 import { LAB_COMMANDS, lessonRefs, loadRuns, runIds } from "../../src/lab/runs.ts";
-import { transcriptHtml } from "../../src/transcripts.ts";
+import { commandName, transcriptHtml } from "../../src/transcripts.ts";
 import { routes } from "../../src/urls.ts";
 
 const md = createMarkdown();
@@ -43,6 +43,21 @@ describe("the transcript directive", () => {
         expect(found, `${run.id}: $ ${step.run}`).toBeGreaterThanOrEqual(from);
         from = found;
       }
+    }
+  });
+
+  it("names each block by its command, cut at a space with an ellipsis when long, for the screen reader that speaks it at each block", () => {
+    const long = `tcpdump -i eth0 -c 12 -w /tmp/p.pcap 'udp port 4791' && tshark --log-level warning -r /tmp/p.pcap`;
+    expect(commandName("rc_pingpong 169.254.101.1")).toBe("rc_pingpong 169.254.101.1");
+    expect(commandName(long)).toBe("tcpdump -i eth0 -c 12 -w /tmp/p.pcap 'udp port 4791' && …");
+    expect(commandName("x".repeat(70))).toBe(`${"x".repeat(60)} …`);
+    // Every captured run's blocks: none is named at more than that length, each by its own command.
+    for (const run of loadRuns(runIds())) {
+      const names = [...transcriptHtml(run.id, undefined, "page.md:1").matchAll(/<pre [^>]*aria-label="([^"]*)"/g)].map((m) => text(m[1]!));
+      names.forEach((name, i) => {
+        expect(name.length, `${run.id}: ${name}`).toBeLessThanOrEqual("Output of ".length + 62);
+        expect(run.steps[i]!.run.startsWith(name.replace(/^Output of /, "").replace(/ …$/, "")), `${run.id}: ${name}`).toBe(true);
+      });
     }
   });
 
