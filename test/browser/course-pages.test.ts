@@ -79,6 +79,30 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     expect(await transcriptLabels.count()).toBeGreaterThan(0);
     expect(await transcriptLabels.evaluateAll((labels) => labels.filter((label) => !label.checkVisibility()).length)).toBe(0);
     expect(await page.locator(".copy-button").evaluateAll((buttons) => buttons.filter((button) => button.checkVisibility()).length)).toBe(0);
+    // Nothing that introduces what follows ends a page alone: a lesson's headings (h4 and h5 here, under
+    // the lesson's h3), a code block's label, a table's caption (whole, too), an answer's summary; a
+    // transcript's caption does not start one. A table row is not split across two pages.
+    const breaks = await page.evaluate(() => {
+      const count = (selector: string, ok: (style: CSSStyleDeclaration) => boolean) => {
+        const all = [...document.querySelectorAll(selector)];
+        return { all: all.length, bad: all.filter((el) => !ok(getComputedStyle(el))).map((el) => `${el.tagName} ${el.textContent!.trim().slice(0, 40)}`) };
+      };
+      return {
+        headings: count(".print-lesson :is(h3, h4, h5)", (s) => s.breakAfter === "avoid"),
+        codeLabels: count(".code-head", (s) => s.breakAfter === "avoid"),
+        tableCaptions: count(".table-figure > figcaption", (s) => s.breakAfter === "avoid" && s.breakInside === "avoid"),
+        summaries: count("details.answer > summary", (s) => s.breakAfter === "avoid"),
+        codeCaptions: count(".code-caption", (s) => s.breakBefore === "avoid"),
+        rows: count("tr", (s) => s.breakInside === "avoid"),
+      };
+    });
+    for (const [what, { all, bad }] of Object.entries(breaks)) {
+      expect(all, what).toBeGreaterThan(0);
+      expect(bad, what).toEqual([]);
+    }
+    // Answers print open: no "closed" triangle before their summary.
+    const markers = await page.evaluate(() => [...document.querySelectorAll("details.answer > summary")].filter((s) => getComputedStyle(s).listStyleType !== "none").length);
+    expect(markers).toBe(0);
     // On paper narrower than the drawings' screen minimum (36rem: A5, say), they shrink to the page rather than lose their right side.
     await page.setViewportSize({ width: 480, height: 800 });
     const figures = await page.evaluate(() => {
