@@ -83,8 +83,8 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     // the lesson's h3), a code block's label, a table's caption (whole, too), an answer's summary; a
     // transcript's caption does not start one. A table row is not split across two pages.
     const breaks = await page.evaluate(() => {
-      const count = (selector: string, ok: (style: CSSStyleDeclaration) => boolean) => {
-        const all = [...document.querySelectorAll(selector)];
+      const count = (selector: string, ok: (style: CSSStyleDeclaration) => boolean, which = (_el: Element) => true) => {
+        const all = [...document.querySelectorAll(selector)].filter(which);
         return { all: all.length, bad: all.filter((el) => !ok(getComputedStyle(el))).map((el) => `${el.tagName} ${el.textContent!.trim().slice(0, 40)}`) };
       };
       return {
@@ -94,6 +94,8 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
         summaries: count("details.answer > summary", (s) => s.breakAfter === "avoid"),
         codeCaptions: count(".code-caption", (s) => s.breakBefore === "avoid"),
         rows: count("tr", (s) => s.breakInside === "avoid"),
+        // A paragraph that leads into a list, a program, a transcript or a table ("…like this:").
+        leadIns: count(".lesson-body p", (s) => s.breakAfter === "avoid", (p) => p.textContent!.trim().endsWith(":") && !p.nextElementSibling?.matches("h2, h3, h4, h5, h6")),
       };
     });
     for (const [what, { all, bad }] of Object.entries(breaks)) {

@@ -200,6 +200,26 @@ describe("pages in Chromium", () => {
     await expect(page.locator(".bibtex pre").first().isVisible()).resolves.toBe(true);
     // A link to the other language's page means nothing on paper.
     await expect(page.locator(".language-switch").isVisible()).resolves.toBe(false);
+    // What a folded box hides prints open, so no "closed" triangle marks its summary (answers, BibTeX,
+    // a chart's data), and the summary does not end a page alone.
+    const summaries = () =>
+      page.evaluate(() => [...document.querySelectorAll("details > summary")].filter((s) => !s.closest(".course-nav")).map((s) => `${getComputedStyle(s).listStyleType} ${getComputedStyle(s).breakAfter}`));
+    const chartPost = postWith("details.chart-data")!;
+    for (const url of [firstLesson(), "/", chartPost]) {
+      await page.goto(`${site.server.origin}${url}`);
+      const printed = await summaries();
+      expect(printed.length, url).toBeGreaterThan(0);
+      expect(printed.filter((s) => s !== "none avoid"), url).toEqual([]);
+    }
+    // A paragraph that leads into what follows ("…is at hand:") stays with it, display math included.
+    await page.goto(`${site.server.origin}${postWith(".katex-block")!}`);
+    const leadIns = await page.evaluate(() =>
+      [...document.querySelectorAll(".post-body p")]
+        .filter((p) => /[:：]$/.test(p.textContent!.trim()) && p.nextElementSibling && !p.nextElementSibling.matches("h2, h3, h4, h5, h6"))
+        .map((p) => `${p.nextElementSibling?.className}: ${getComputedStyle(p).breakAfter}`),
+    );
+    expect(leadIns.length).toBeGreaterThan(0);
+    expect(leadIns.filter((l) => !l.endsWith(": avoid"))).toEqual([]);
     await context.close();
   });
 
