@@ -81,7 +81,8 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
     expect(await page.locator(".copy-button").evaluateAll((buttons) => buttons.filter((button) => button.checkVisibility()).length)).toBe(0);
     // Nothing that introduces what follows ends a page alone: a lesson's headings (h4 and h5 here, under
     // the lesson's h3), a code block's label, a table's caption (whole, too), an answer's summary; a
-    // transcript's caption does not start one. A table row is not split across two pages.
+    // transcript's caption does not start one. Neither a table row nor a part's lessons in the contents
+    // are split across two pages.
     const breaks = await page.evaluate(() => {
       const count = (selector: string, ok: (style: CSSStyleDeclaration) => boolean, which = (_el: Element) => true) => {
         const all = [...document.querySelectorAll(selector)].filter(which);
@@ -94,6 +95,7 @@ describe("RDMA 101's glossary, labs and print pages in Chromium", () => {
         summaries: count("details.answer > summary", (s) => s.breakAfter === "avoid"),
         codeCaptions: count(".code-caption", (s) => s.breakBefore === "avoid"),
         rows: count("tr", (s) => s.breakInside === "avoid"),
+        contentsParts: count(".print-contents > ol > li", (s) => s.breakInside === "avoid"),
         // A paragraph that leads into a list, a program, a transcript or a table ("…like this:").
         leadIns: count(".lesson-body p", (s) => s.breakAfter === "avoid", (p) => p.textContent!.trim().endsWith(":") && !p.nextElementSibling?.matches("h2, h3, h4, h5, h6")),
       };
