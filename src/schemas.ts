@@ -16,7 +16,9 @@ const plainText = (max: number) =>
   text.max(max, `must be at most ${max} characters`).refine((s) => !/[<>]/.test(s), "must be plain text (no HTML)");
 /** Text whose `backticked` spans are code (textWithCode in ./html.ts). */
 const textWithCode = text.refine((s) => !hasUnpairedBacktick(s), "has an unpaired `: code goes between two backticks, as `npm test`");
-const year = z.number("must be a four-digit year").int("must be a four-digit year").min(1900, "must be a four-digit year from 1900 to 2100").max(2100, "must be a four-digit year from 1900 to 2100");
+// zod 4 gives every check without a message of its own the type's message: a range needs its own.
+const YEARS = "must be a four-digit year from 1900 to 2100";
+const year = z.number("must be a four-digit year").int().min(1900, YEARS).max(2100, YEARS);
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
 
 /**
@@ -380,7 +382,7 @@ export const labRunSchema = z
       .record(
         stepName,
         z.strictObject({
-          status: z.number("must be an exit status, 0 to 255").int("must be an exit status, 0 to 255").min(0, "must be an exit status, 0 to 255").max(255, "must be an exit status, 0 to 255").default(0),
+          status: z.number("must be an exit status, 0 to 255").int().min(0).max(255).default(0),
           output: z.array(regexSource).default([]),
         }),
       )
