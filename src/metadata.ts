@@ -121,7 +121,9 @@ export function structuredData(facts: PageFacts, { site, profile, course }: Site
 
 /** A paper as schema.org describes one: as published (in English), with the links it has. */
 function scholarlyArticle(paper: Publication, url: string, image: string | undefined): Thing {
-  const sameAs = paper.links.filter((l) => l.kind === "paper" || l.kind === "doi" || l.kind === "arxiv").map((l) => l.url);
+  // sameAs says "this very paper": an arXiv record that is only a preprint of it is not (the TOS
+  // Mooncake preprint lists fewer authors than the journal paper), so only the paper's own records.
+  const sameAs = paper.links.filter((l) => l.kind === "paper" || l.kind === "doi" || (l.kind === "arxiv" && !paper.arxivIsPreprint)).map((l) => l.url);
   // An abstract copied from the arXiv preprint of a paper published elsewhere is the preprint's: the
   // page says so, and the data claims it for no paper.
   const ownAbstract = paper.abstractSource?.kind !== "arxiv" || !paper.arxivIsPreprint;

@@ -45,6 +45,14 @@ describe("the paper pages", () => {
       expect([...doc.querySelectorAll("main .pub-links a")].map((a) => a.getAttribute("href"))).toEqual(paper.links.map((l) => l.url));
     });
 
+    it("tells machines (JSON-LD sameAs) of the paper's own records only: its page, DOI, and arXiv where the venue is that record", () => {
+      const things = [...doc.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent!) as { "@type": string; sameAs?: string[] });
+      const article = things.find((t) => t["@type"] === "ScholarlyArticle")!;
+      // A preprint of a paper published elsewhere is another record (its authors may differ).
+      const own = paper.links.filter((l) => l.kind === "paper" || l.kind === "doi" || (l.kind === "arxiv" && paper.venue.includes(`arXiv:${paper.arxiv}`)));
+      expect(article.sameAs ?? []).toEqual(own.map((l) => l.url));
+    });
+
     it("shows the public abstract only where the file has one, with the page it came from", () => {
       const section = doc.getElementById("abstract")?.closest("section");
       if (!paper.abstract) return expect(section).toBeUndefined();

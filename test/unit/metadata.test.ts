@@ -6,6 +6,11 @@ const site = { url: "https://example.org", timezone: "Asia/Shanghai" } as never;
 const profile = { names: { en: "Feng Ren", zh: "任峰" }, headline: { en: "Researcher", zh: "研究者" }, links: [{ url: "https://github.com/alogfans" }, {}] };
 const course = { title: "RDMA 101", description: "A course." } as never;
 const [paper] = parsePublications("@inproceedings{k, title={A Paper}, author={Ren, Feng}, booktitle={B}, year={2024}, pages={1--9}}", "f.bib") as [never];
+/** The JSON-LD of the paper page of the one entry in a BibTeX source. */
+const articleOf = (source: string) => {
+  const [pub] = parsePublications(source, "f.bib") as [never];
+  return structuredData({ url: "/publications/k/", lang: "en", head: { title: "A Paper", description: "", type: "article" }, paper: pub }, { site, profile, course })[0]!;
+};
 
 describe("structured data", () => {
   it("describes the homepage's person with the profiles elsewhere as sameAs, and the other name", () => {
@@ -26,12 +31,17 @@ describe("structured data", () => {
   it("gives a paper the abstract of its own record, not that of a preprint of it published elsewhere", () => {
     const bib = (venue: string, id: string) =>
       `@article{k, title={A Paper}, author={Ren, Feng}, journal={${venue}}, year={2024}, eprint={${id}}, archiveprefix={arXiv}, abstracturl={https://arxiv.org/abs/${id}}, abstract={Text.}}`;
-    const abstractOf = (source: string) => {
-      const [pub] = parsePublications(source, "f.bib") as [never];
-      return structuredData({ url: "/publications/k/", lang: "en", head: { title: "A Paper", description: "", type: "article" }, paper: pub }, { site, profile, course })[0]!.abstract;
-    };
+    const abstractOf = (source: string) => articleOf(source).abstract;
     expect(abstractOf(bib("arXiv preprint arXiv:2604.00368", "2604.00368"))).toBe("Text.");
     expect(abstractOf(bib("ACM Transactions on Storage", "2407.00079"))).toBeUndefined();
+  });
+
+  it("names as sameAs the paper's own records, not the arXiv preprint of a paper published elsewhere", () => {
+    const sameAsOf = (venue: string, id: string, doi = "") =>
+      articleOf(`@article{k, title={A Paper}, author={Ren, Feng}, journal={${venue}}, year={2024}, eprint={${id}}, archiveprefix={arXiv}${doi && `, doi={${doi}}`}}`).sameAs;
+    expect(sameAsOf("arXiv preprint arXiv:2604.00368", "2604.00368")).toEqual(["https://arxiv.org/abs/2604.00368"]);
+    expect(sameAsOf("ACM Transactions on Storage", "2407.00079", "10.1145/1")).toEqual(["https://doi.org/10.1145/1"]);
+    expect(sameAsOf("ACM Transactions on Storage", "2407.00079")).toBeUndefined();
   });
 
   it("gives a page that is none of the described kinds nothing", () => {
