@@ -1,5 +1,5 @@
-// `npm test`'s set-up step: the tests need Debian's Chromium (browser tests) and what the RDMA 101
-// lab needs (QEMU, busybox, the rdma-core libraries, headers and tools: src/lab/requirements.ts).
+// `npm test`'s set-up step: the tests need Debian's Chromium and a Chinese font (browser tests) and
+// what the RDMA 101 lab needs (QEMU, busybox, the rdma-core libraries, headers and tools: src/lab/requirements.ts).
 // Installs them with apt-get when missing and possible; otherwise says exactly what to run. The
 // lab's kernel is not installed: the lab fetches it with `apt-get download` into its cache.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -7,7 +7,13 @@ import { existsSync } from "node:fs";
 import { candidateKernel } from "../src/lab/kernel.ts";
 import { LAB_PACKAGES } from "../src/lab/requirements.ts";
 
-const needs = [{ pkg: "chromium", file: "/usr/bin/chromium" }, ...LAB_PACKAGES];
+const needs = [
+  { pkg: "chromium", file: "/usr/bin/chromium" },
+  // The browser tests lay out the Chinese pages; without a CJK font Chromium draws other glyphs in
+  // other sizes. Noto Sans CJK SC is in the site's font stacks, for text and (its mono) for code.
+  { pkg: "fonts-noto-cjk", file: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc" },
+  ...LAB_PACKAGES,
+];
 
 const missing = needs.filter((n) => !existsSync(n.file)).map((n) => n.pkg);
 // The lab fetches its kernel with `apt-get download`, which needs apt's package lists.
