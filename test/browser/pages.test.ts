@@ -189,7 +189,7 @@ describe("pages in Chromium", () => {
     await context.close();
   });
 
-  it("prints what folded boxes hide (answers, a chart's data) and leaves out the sidebar and the links to other lessons", async () => {
+  it("prints what folded boxes hide (answers, a chart's data), keeps a listed post whole, and leaves out the sidebar and the links to other lessons", async () => {
     const { page, context } = await open(site.browser, `${site.server.origin}${firstLesson()}`, { viewport: viewports.desktop });
     await page.emulateMedia({ media: "print" });
     const answer = page.locator("details.answer > :not(summary)").first();
@@ -200,6 +200,10 @@ describe("pages in Chromium", () => {
     await page.goto(`${site.server.origin}/`);
     // A link to the other language's page means nothing on paper.
     await expect(page.locator(".language-switch").isVisible()).resolves.toBe(false);
+    // A listed post's title, date and summary stay on one page.
+    const posts = await page.evaluate(() => [...document.querySelectorAll(".post-list > li")].map((li) => getComputedStyle(li).breakInside));
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.filter((b) => b !== "avoid")).toEqual([]);
     // What a folded box hides prints open, so no "closed" triangle marks its summary (answers, a
     // chart's data), and the summary does not end a page alone.
     const summaries = () =>
