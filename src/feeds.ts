@@ -77,13 +77,14 @@ const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name
 /**
  * A post's HTML as a feed reader shows it, without the site's CSS and scripts: KaTeX's visual copy
  * of each formula is dropped (readers would show it beside the MathML, flattened), and so are the
- * copy buttons that only the site's script reveals and the highlighter's spans, which only the
- * site's CSS colours. Figures become images of their published files, since many readers drop
- * inline SVG.
+ * copy buttons that only the site's script reveals, the words only print shows (an answer's
+ * "Answer" beside "Show answer") and the highlighter's spans, which only the site's CSS colours.
+ * Figures become images of their published files, since many readers drop inline SVG.
  */
 export function feedHtml(html: string): string {
   const out = html
     .replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "")
+    .replace(/<span class="print-only">[^<]*<\/span>/g, "")
     .replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ""))
     .replace(/(<svg\b[^>]*>)[\s\S]*?<\/svg>/g, (svg, open: string) => {
       const file = attribute(open, "data-file");

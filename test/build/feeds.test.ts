@@ -9,6 +9,8 @@ const xml = (url: string) => new JSDOM(readFileSync(fileFor(url), "utf8"), { con
 const postUrls = () => [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
 const resolves = (absolute: string) => absolute.startsWith(`${BASE}/`) && existsSync(fileFor(absolute.slice(BASE.length)));
 const relativeRefs = (html: string) => [...html.matchAll(/\s(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]);
+/** What only the site's scripts or CSS hide or reveal: in a reader it would show as stray words or dead controls. */
+const SITE_ONLY = "script, style, button, [hidden], .visually-hidden, .print-only";
 
 describe("feeds", () => {
   /** Atom's required elements, exactly the entries expected (in order), and each entry's full content. */
@@ -28,6 +30,8 @@ describe("feeds", () => {
       expect(resolves(link), link).toBe(true);
       const content = entry.querySelector(":scope > content")!.textContent!;
       expect(relativeRefs(content)).toEqual([]);
+      const shown = new JSDOM(content).window.document;
+      expect([...shown.querySelectorAll(SITE_ONLY)].map((el) => el.outerHTML), link).toEqual([]);
       const page = loadPage(link.slice(BASE.length));
       expect(content).toContain(page.querySelector(`${body} h2`)!.id);
       const lastParagraph = [...page.querySelectorAll(`${body} > p`)].at(-1)!.textContent!.trim().slice(-40);
