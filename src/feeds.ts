@@ -49,6 +49,13 @@ export const addFeeds = (section: Feed["section"], feeds: (api: CollectionApi) =
 export const feedTitle = (feed: Feed, site: Site, course: CourseData): string =>
   feed.section === "blog" ? site.title[feed.lang] : t(feed.lang, "feeds.courseTitle", { course: course.title });
 
+/**
+ * The permanent id of a feed or entry: the page's path under the origin ids are minted in, without
+ * the path prefix. A build for another address (SITE_URL, a project page) gives the same ids, so
+ * readers never see a post again as new (RFC 4287 4.2.6; JSON Feed 1.1's id; RSS's guid).
+ */
+export const feedId = (path: string, site: Pick<Site, "url" | "feedIds">): string => `${site.feedIds ?? site.url}${path}`;
+
 /** The newest date among items (published or updated), for a feed's own updated field. */
 export const lastUpdated = (items: { date: Date; updated?: Date }[]): Date | undefined =>
   items.reduce<Date | undefined>((max, i) => {
@@ -126,6 +133,7 @@ export default function feeds(config: UserConfig): void {
   config.addFilter("feedsOf", (all: Feed[], section: Feed["section"], lang?: Lang) => all.filter((f) => f.section === section && (!lang || f.lang === lang)));
   config.addFilter("feedsFor", (all: Feed[], path: string, lang: Lang) => all.filter((f) => (f.section === "blog" && f.lang === lang) || (f.section === "course" && path.startsWith(f.home))));
   config.addFilter("feedTitle", feedTitle);
+  config.addFilter("feedId", feedId);
   // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
   const converted = new Map<string, string>();
   config.on("eleventy.before", () => converted.clear());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import katex from "katex";
 import { JSDOM } from "jsdom";
-import feeds, { absoluteLinks, FEED_SIZE, feedHtml, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
+import feeds, { absoluteLinks, FEED_SIZE, feedHtml, feedId, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
 import { createMarkdown } from "../../src/markdown.ts";
 import { registeredFunction } from "../support/config.ts";
 
@@ -67,6 +67,11 @@ describe("feed filters", () => {
     ];
     expect(lastUpdated(items)?.toISOString()).toBe("2026-03-01T00:00:00.000Z");
     expect(lastUpdated([])).toBeUndefined();
+  });
+
+  it("names an entry by its path under the origin ids are minted in, whatever origin the build is for", () => {
+    expect(feedId("/posts/a/", { url: "https://user.github.io", feedIds: "https://example.org" })).toBe("https://example.org/posts/a/");
+    expect(feedId("/posts/a/", { url: "https://example.org" })).toBe("https://example.org/posts/a/");
   });
 
   it("titles the blog's feeds with the site's name and the course's with its own, in the feed's language", () => {
