@@ -36,7 +36,15 @@ describe("feeds", () => {
       expect(content).toContain(page.querySelector(`${body} h2`)!.id);
       const lastParagraph = [...page.querySelectorAll(`${body} > p`)].at(-1)!.textContent!.trim().slice(-40);
       expect(shown.body.textContent, link).toContain(lastParagraph);
+      // Dated as the page is: published on its day, updated on the day its `updated:` names (else published), with an offset.
+      const dates = [...page.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent!) as { datePublished?: string; dateModified?: string }).find((d) => d.datePublished)!;
+      const [published, updated] = ["published", "updated"].map((tag) => entry.querySelector(`:scope > ${tag}`)!.textContent!);
+      for (const date of [published, updated]) expect(date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
+      expect([published!.slice(0, 10), updated!.slice(0, 10)], link).toEqual([dates.datePublished!.slice(0, 10), (dates.dateModified ?? dates.datePublished)!.slice(0, 10)]);
     }
+    // The feed's own date is its newest entry's.
+    const newest = Math.max(...entries.map((e) => Date.parse(e.querySelector(":scope > updated")!.textContent!)));
+    expect(Date.parse(doc.querySelector("feed > updated")!.textContent!)).toBe(newest);
   }
 
   it("Atom: required elements, absolute links that resolve, full content", () => {
