@@ -36,11 +36,12 @@ export function loadYamlData(contents: string, filePath: string): unknown {
   const schema = dataSchemas[name];
   if (!schema) throw contentError([`${file}: (file): no schema for this data file; add one in src/schemas.ts`]);
   if (name === "site") {
+    // The file as written names the origin of the feeds' ids, which a build for another address keeps.
+    const own = validate(siteSchema, value, file);
     const overrides = Object.entries(SITE_OVERRIDES).filter(([, variable]) => process.env[variable]);
-    if (overrides.length > 0) {
-      const fields = Object.fromEntries(overrides.map(([field, variable]) => [field, process.env[variable]]));
-      return validate(schema, { ...(value as object), ...fields }, `${file} (${overrides.map(([field, variable]) => `${field} from ${variable}`).join(", ")})`);
-    }
+    const fields = Object.fromEntries(overrides.map(([field, variable]) => [field, process.env[variable]]));
+    const site = overrides.length > 0 ? validate(siteSchema, { ...(value as object), ...fields }, `${file} (${overrides.map(([field, variable]) => `${field} from ${variable}`).join(", ")})`) : own;
+    return { ...site, feedIds: own.feedIds ?? own.url };
   }
   return validate(schema, value, file);
 }

@@ -49,6 +49,13 @@ export const addFeeds = (section: Feed["section"], feeds: (api: CollectionApi) =
 export const feedTitle = (feed: Feed, site: Site, course: CourseData): string =>
   feed.section === "blog" ? site.title[feed.lang] : t(feed.lang, "feeds.courseTitle", { course: course.title });
 
+/**
+ * The permanent id of a feed or entry: the page's path under the origin ids are minted in, without
+ * the path prefix. A build for another address (SITE_URL, a project page) gives the same ids, so
+ * readers never see a post again as new (RFC 4287 4.2.6; JSON Feed 1.1's id; RSS's guid).
+ */
+export const feedId = (path: string, site: Pick<Site, "url" | "feedIds">): string => `${site.feedIds ?? site.url}${path}`;
+
 /** The newest date among items (published or updated), for a feed's own updated field. */
 export const lastUpdated = (items: { date: Date; updated?: Date }[]): Date | undefined =>
   items.reduce<Date | undefined>((max, i) => {
@@ -77,13 +84,14 @@ const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name
 /**
  * A post's HTML as a feed reader shows it, without the site's CSS and scripts: KaTeX's visual copy
  * of each formula is dropped (readers would show it beside the MathML, flattened), and so are the
- * copy buttons that only the site's script reveals and the highlighter's spans, which only the
- * site's CSS colours. Figures become images of their published files, since many readers drop
- * inline SVG.
+ * copy buttons that only the site's script reveals, the words only print shows (an answer's
+ * "Answer" beside "Show answer") and the highlighter's spans, which only the site's CSS colours.
+ * Figures become images of their published files, since many readers drop inline SVG.
  */
 export function feedHtml(html: string): string {
   const out = html
     .replace(/<button\b[^>]*>[\s\S]*?<\/button>/g, "")
+    .replace(/<span class="print-only">[^<]*<\/span>/g, "")
     .replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ""))
     .replace(/(<svg\b[^>]*>)[\s\S]*?<\/svg>/g, (svg, open: string) => {
       const file = attribute(open, "data-file");
@@ -125,6 +133,7 @@ export default function feeds(config: UserConfig): void {
   config.addFilter("feedsOf", (all: Feed[], section: Feed["section"], lang?: Lang) => all.filter((f) => f.section === section && (!lang || f.lang === lang)));
   config.addFilter("feedsFor", (all: Feed[], path: string, lang: Lang) => all.filter((f) => (f.section === "blog" && f.lang === lang) || (f.section === "course" && path.startsWith(f.home))));
   config.addFilter("feedTitle", feedTitle);
+  config.addFilter("feedId", feedId);
   // Atom, RSS and JSON Feed carry the same posts: convert each post's HTML once per build.
   const converted = new Map<string, string>();
   config.on("eleventy.before", () => converted.clear());

@@ -71,12 +71,20 @@ const calendarDays = new WeakSet<Date>();
 export const isCalendarDay = (date: Date): boolean => calendarDays.has(date);
 
 // _data/site.yaml
+// Only the origin: a site served from a sub-path sets Eleventy's path prefix instead (see ./urls.ts).
+const siteOrigin = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as https://example.org" })
+  .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), "must be the site's origin only, such as https://user.github.io; a sub-path such as /repo/ is Eleventy's path prefix (--pathprefix)")
+  .transform((u) => u.replace(/\/+$/, ""));
+
 export const siteSchema = z.strictObject({
-  // Only the origin: a site served from a sub-path sets Eleventy's path prefix instead (see ./urls.ts).
-  url: z
-    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as https://example.org" })
-    .refine((u) => /^https?:\/\/[^/?#]+\/?$/.test(u), "must be the site's origin only, such as https://user.github.io; a sub-path such as /repo/ is Eleventy's path prefix (--pathprefix)")
-    .transform((u) => u.replace(/\/+$/, "")),
+  url: siteOrigin,
+  /**
+   * The origin feeds name their entries under: an id is this origin and the page's path, without
+   * the path prefix, and must never change. The loader sets it to the file's `url` (SITE_URL never
+   * changes it); a site that moves to a new origin keeps its old one here.
+   */
+  feedIds: siteOrigin.optional(),
   title: localized(text),
   description: localized(plainText(200)),
   author: localized(text),

@@ -9,6 +9,8 @@ const xml = (url: string) => new JSDOM(readFileSync(fileFor(url), "utf8"), { con
 const postUrls = () => [...loadPage("/archives/").querySelectorAll(".archive-list a")].map((a) => a.getAttribute("href")!);
 const resolves = (absolute: string) => absolute.startsWith(`${BASE}/`) && existsSync(fileFor(absolute.slice(BASE.length)));
 const relativeRefs = (html: string) => [...html.matchAll(/\s(?:href|src)="(\/[^"]*)"/g)].map((m) => m[1]);
+/** What only the site's scripts or CSS hide or reveal: in a reader it would show as stray words or dead controls. */
+const SITE_ONLY = "script, style, button, [hidden], .visually-hidden, .print-only";
 
 describe("feeds", () => {
   /** Atom's required elements, exactly the entries expected (in order), and each entry's full content. */
@@ -28,11 +30,21 @@ describe("feeds", () => {
       expect(resolves(link), link).toBe(true);
       const content = entry.querySelector(":scope > content")!.textContent!;
       expect(relativeRefs(content)).toEqual([]);
+      const shown = new JSDOM(content).window.document;
+      expect([...shown.querySelectorAll(SITE_ONLY)].map((el) => el.outerHTML), link).toEqual([]);
       const page = loadPage(link.slice(BASE.length));
       expect(content).toContain(page.querySelector(`${body} h2`)!.id);
       const lastParagraph = [...page.querySelectorAll(`${body} > p`)].at(-1)!.textContent!.trim().slice(-40);
-      expect(new JSDOM(content).window.document.body.textContent, link).toContain(lastParagraph);
+      expect(shown.body.textContent, link).toContain(lastParagraph);
+      // Dated as the page is: published on its day, updated on the day its `updated:` names (else published), with an offset.
+      const dates = [...page.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent!) as { datePublished?: string; dateModified?: string }).find((d) => d.datePublished)!;
+      const [published, updated] = ["published", "updated"].map((tag) => entry.querySelector(`:scope > ${tag}`)!.textContent!);
+      for (const date of [published, updated]) expect(date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
+      expect([published!.slice(0, 10), updated!.slice(0, 10)], link).toEqual([dates.datePublished!.slice(0, 10), (dates.dateModified ?? dates.datePublished)!.slice(0, 10)]);
     }
+    // The feed's own date is its newest entry's.
+    const newest = Math.max(...entries.map((e) => Date.parse(e.querySelector(":scope > updated")!.textContent!)));
+    expect(Date.parse(doc.querySelector("feed > updated")!.textContent!)).toBe(newest);
   }
 
   it("Atom: required elements, absolute links that resolve, full content", () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSDOM } from "jsdom";
 import { build } from "../support/eleventy.ts";
 import { checkReferences } from "../support/links.ts";
-import { builtFiles } from "../support/site.ts";
+import { builtFiles, fileFor } from "../support/site.ts";
 
 const site = { origin: "https://user.github.io", prefix: "/repo/", source: "https://github.com/user/repo" };
 let out: string;
@@ -36,6 +36,26 @@ describe(`a build under ${site.origin}${site.prefix}`, () => {
     const feed = readFileSync(path.join(out, "feed.xml"), "utf8");
     expect(feed).toContain('<link href="https://user.github.io/repo/feed.xml" rel="self"');
     expect(readFileSync(path.join(out, "robots.txt"), "utf8")).toContain("Sitemap: https://user.github.io/repo/sitemap.xml");
+  });
+
+  it("gives feeds the same ids as the site at its own origin, so a reader sees no post again as new", () => {
+    // The same feed built for https://renfeng.org/ (the real site) and here, parsed as XML and JSON.
+    const xml = (file: string) => new JSDOM(readFileSync(file, "utf8"), { contentType: "text/xml" }).window.document;
+    const here = xml(path.join(out, "feed.xml"));
+    const there = xml(fileFor("/feed.xml"));
+    const ids = (doc: Document) => [...doc.querySelectorAll("feed > id, entry > id")].map((id) => id.textContent);
+    expect(ids(there).length).toBeGreaterThan(1);
+    expect(ids(here)).toEqual(ids(there));
+    expect(here.querySelector("entry > link")?.getAttribute("href")).toMatch(/^https:\/\/user\.github\.io\/repo\/posts\//);
+    const guids = (file: string) => [...xml(file).querySelectorAll("item > guid")];
+    const rssHere = guids(path.join(out, "zh/index.xml"));
+    const rssThere = guids(fileFor("/zh/index.xml"));
+    expect(rssHere.map((g) => g.textContent)).toEqual(rssThere.map((g) => g.textContent));
+    // There the guid is also the item's address; here it only names the item.
+    expect(new Set(rssThere.map((g) => g.getAttribute("isPermaLink")))).toEqual(new Set(["true"]));
+    expect(new Set(rssHere.map((g) => g.getAttribute("isPermaLink")))).toEqual(new Set(["false"]));
+    const jsonIds = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { items: { id: string }[] }).items.map((i) => i.id);
+    expect(jsonIds(path.join(out, "feed.json"))).toEqual(jsonIds(fileFor("/feed.json")));
   });
 
   it("links its source where the deploy names it: from the footer to the source page, and from there to the repository and the course's labs page", () => {

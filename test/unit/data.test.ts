@@ -19,10 +19,13 @@ describe("loadYamlData", () => {
 
   it("takes the site's origin and source from the environment where a build sets them, checked like the file", () => {
     const site = readFileSync("_data/site.yaml", "utf8");
+    const own = (loadYamlData(site, "_data/site.yaml") as { url: string }).url;
     vi.stubEnv("SITE_URL", "https://user.github.io");
     vi.stubEnv("SITE_SOURCE", "https://github.com/user/repo");
     try {
-      expect(loadYamlData(site, "_data/site.yaml")).toMatchObject({ url: "https://user.github.io", source: "https://github.com/user/repo" });
+      // Feeds keep naming their entries under the file's own origin.
+      expect(loadYamlData(site, "_data/site.yaml")).toMatchObject({ url: "https://user.github.io", feedIds: own, source: "https://github.com/user/repo" });
+      expect(loadYamlData(`${site}\nfeedIds: https://old.example.org/\n`, "_data/site.yaml")).toMatchObject({ feedIds: "https://old.example.org" });
       vi.stubEnv("SITE_SOURCE", "http://github.com/user/repo");
       expect(() => loadYamlData(site, "_data/site.yaml")).toThrow("_data/site.yaml (url from SITE_URL, source from SITE_SOURCE): source: must be an https:// URL");
     } finally {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import katex from "katex";
-import feeds, { absoluteLinks, FEED_SIZE, feedHtml, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
+import { JSDOM } from "jsdom";
+import feeds, { absoluteLinks, FEED_SIZE, feedHtml, feedId, feedTitle, lastUpdated, type Feed } from "../../src/feeds.ts";
+import { createMarkdown } from "../../src/markdown.ts";
 import { registeredFunction } from "../support/config.ts";
 
 type Dated = { date: Date; updated?: Date };
@@ -17,6 +19,11 @@ describe("feed content", () => {
   it("drops the copy buttons that only the site's script would reveal", () => {
     const block = '<div class="code-head"><span>C</span><button type="button" class="copy-button" hidden>Copy<span class="visually-hidden"> C code</span></button></div><pre>x</pre>';
     expect(feedHtml(block)).toBe('<div class="code-head"><span>C</span></div><pre>x</pre>');
+  });
+  it("labels an answer once: the word only print shows would follow the screen's label without the site's CSS", () => {
+    const answer = createMarkdown().render("1. Q?\n\n   ::: answer\n   A.\n   :::\n");
+    const summary = new JSDOM(feedHtml(answer)).window.document.querySelector("details.answer > summary");
+    expect(summary?.textContent).toBe("Show answer");
   });
   it("keeps code as plain text: the highlighter's spans need the site's CSS", () => {
     expect(feedHtml('<pre tabindex="0"><code class="language-c"><span class="token keyword">int</span> x<span class="token punctuation">;</span></code></pre><p><span lang="zh">字</span></p>')).toBe(
@@ -60,6 +67,11 @@ describe("feed filters", () => {
     ];
     expect(lastUpdated(items)?.toISOString()).toBe("2026-03-01T00:00:00.000Z");
     expect(lastUpdated([])).toBeUndefined();
+  });
+
+  it("names an entry by its path under the origin ids are minted in, whatever origin the build is for", () => {
+    expect(feedId("/posts/a/", { url: "https://user.github.io", feedIds: "https://example.org" })).toBe("https://example.org/posts/a/");
+    expect(feedId("/posts/a/", { url: "https://example.org" })).toBe("https://example.org/posts/a/");
   });
 
   it("titles the blog's feeds with the site's name and the course's with its own, in the feed's language", () => {
