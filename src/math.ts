@@ -11,11 +11,15 @@ const require = createRequire(import.meta.url);
 const katexDist = path.dirname(require.resolve("katex/dist/katex.min.css"));
 const katexVersion = (require("katex/package.json") as { version: string }).version;
 
-/** KaTeX's stylesheet with every font source but woff2 removed. */
-export function woff2OnlyCss(css: string): string {
+/**
+ * KaTeX's stylesheet with every font source but woff2 removed, and each font's URL naming KaTeX's
+ * version: the fonts are served under /css/, which _headers lets browsers keep for a year unasked,
+ * so a newer KaTeX's fonts must come from new URLs, as its stylesheet does.
+ */
+export function woff2OnlyCss(css: string, version: string): string {
   return css.replace(/src:([^;}]+)/g, (_all, sources: string) => {
     const woff2 = sources.split(/,(?=url\()/).filter((s) => /format\(["']?woff2["']?\)/.test(s));
-    return `src:${woff2.join(",")}`;
+    return `src:${woff2.map((s) => s.replace(/url\((["']?)([^"')]+)\1\)/, (_url, quote: string, file: string) => `url(${quote}${file}?v=${version}${quote})`)).join(",")}`;
   });
 }
 
@@ -44,5 +48,5 @@ export default function math(config: UserConfig): void {
   config.addPassthroughCopy({ [`${katexDist}/fonts/*.woff2`]: routes.katexFonts() });
   config.addFilter("mathCssUrl", (path: string) => `${href(path)}?v=${katexVersion}`);
   // Written by src/pages/katex-css.njk, so it lands wherever the build's output goes.
-  config.addGlobalData("katexStylesheet", () => woff2OnlyCss(readFileSync(path.join(katexDist, "katex.min.css"), "utf8")));
+  config.addGlobalData("katexStylesheet", () => woff2OnlyCss(readFileSync(path.join(katexDist, "katex.min.css"), "utf8"), katexVersion));
 }

@@ -1,5 +1,5 @@
 // A tiny static server over the built site, bound to 127.0.0.1 only, for browser tests.
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -25,17 +25,44 @@ export interface StaticServer {
   close: () => Promise<void>;
 }
 
-export async function serve(root: string): Promise<StaticServer> {
+/**
+ * The headers a _headers file gives each address, read as Netlify and Cloudflare Pages document it:
+ * an address pattern (`*` matches anything) at the start of a line, then its headers indented below
+ * it as `Name: value`, and every rule that matches applies. (A header that two rules set gets both
+ * values here, comma-joined; the site's file never does that.)
+ */
+export function headerRules(source: string): (pathname: string) => Record<string, string> {
+  const rules: { pattern: RegExp; headers: [string, string][] }[] = [];
+  for (const line of source.split("\n")) {
+    if (line.startsWith("/")) {
+      const pattern = line.trim().split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+      rules.push({ pattern: new RegExp(`^${pattern}$`), headers: [] });
+    } else if (/^\s+\S/.test(line)) {
+      const colon = line.indexOf(":");
+      rules.at(-1)!.headers.push([line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]);
+    }
+  }
+  return (pathname) => {
+    const out: Record<string, string> = {};
+    for (const { pattern, headers } of rules) if (pattern.test(pathname)) for (const [name, value] of headers) out[name] = out[name] ? `${out[name]}, ${value}` : value;
+    return out;
+  };
+}
+
+/** `hostHeaders`: send what the site's _headers file asks for, as a host that reads it does. */
+export async function serve(root: string, options: { hostHeaders?: boolean } = {}): Promise<StaticServer> {
+  const headersFor = options.hostHeaders ? headerRules(readFileSync(path.join(root, "_headers"), "utf8")) : () => ({});
   const server: Server = createServer((req, res) => {
-    let file = path.join(root, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    let file = path.join(root, pathname);
     if (!file.startsWith(root)) file = root;
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
     if (!existsSync(file)) {
-      res.writeHead(404, { "content-type": types[".html"] });
+      res.writeHead(404, { ...headersFor(pathname), "content-type": types[".html"] });
       const notFound = path.join(root, "404.html");
       return existsSync(notFound) ? createReadStream(notFound).pipe(res) : res.end("Not found");
     }
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    res.writeHead(200, { ...headersFor(pathname), "content-type": types[path.extname(file)] ?? "application/octet-stream" });
     createReadStream(file).pipe(res);
   });
   // Node's fetch (Pagefind's script in a build test) reuses an idle connection until shortly before

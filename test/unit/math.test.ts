@@ -2,9 +2,14 @@ import { describe, expect, it } from "vitest";
 import { showsMath, woff2OnlyCss } from "../../src/math.ts";
 
 describe("math stylesheet", () => {
-  it("keeps only woff2 font sources", () => {
+  it("keeps only woff2 font sources, each named with KaTeX's version", () => {
     const css = '@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2"),url(fonts/KaTeX_Main-Regular.woff) format("woff"),url(fonts/KaTeX_Main-Regular.ttf) format("truetype")}';
-    expect(woff2OnlyCss(css)).toBe('@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2")}');
+    expect(woff2OnlyCss(css, "0.16.47")).toBe('@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2?v=0.16.47) format("woff2")}');
+  });
+
+  it("versions a quoted font URL inside its quotes", () => {
+    const css = "@font-face{src:url('fonts/KaTeX_Size1-Regular.woff2') format('woff2')}";
+    expect(woff2OnlyCss(css, "1.0.0")).toBe("@font-face{src:url('fonts/KaTeX_Size1-Regular.woff2?v=1.0.0') format('woff2')}");
   });
 });
 
