@@ -92,6 +92,28 @@ export function searchableAttributes(section: SearchSection, lang: Lang, html = 
   return ` ${INDEXED_BODY} data-pagefind-filter="section:${t(lang, `nav.${section}`)}"${meta}`;
 }
 
+/**
+ * The metadata field that holds the terms a page defines (the glossary's, abbreviations included):
+ * searched, never shown. Pagefind scores a page's text as one whole, its term counts saturating and
+ * divided by its length, so the glossary (nearly four times an average page) ranked below lessons
+ * that only use a term, weighted <dt> or not. A match in metadata is added to that score, as a
+ * match in a page's title is.
+ */
+const DEFINED_TERMS = "terms";
+
+/**
+ * Pagefind's ranking on the search page: a defined term counts 3, under a title's 5 (Pagefind's
+ * default), so a search for a term finds its definition among the first results and a search for a
+ * lesson's title still finds that lesson above the glossary, which defines most of its words.
+ */
+export const SEARCH_RANKING = { metaWeights: { [DEFINED_TERMS]: 3 } } as const;
+
+/** The attributes that give a page's index entry the terms it defines (see DEFINED_TERMS). */
+export function definedTermsAttributes(terms: readonly { term: string }[]): string {
+  // Read from an attribute: a term's comma would otherwise start another of Pagefind's fields.
+  return ` data-pagefind-meta="${DEFINED_TERMS}[data-terms]" data-terms="${escapeHtml(terms.map((t) => t.term).join("; "))}"`;
+}
+
 /** What the search page says without JavaScript: where to browse instead, a link per section. */
 export const noScriptHtml = (lang: Lang): string =>
   tHtml(lang, "search.noScript", Object.fromEntries(SEARCH_SECTIONS.map((s) => [s, linkHtml(href(routes[s](lang)), escapeHtml(t(lang, `nav.${s}`)))])));
@@ -141,7 +163,9 @@ export default function search(config: UserConfig): void {
     return searchableAttributes(section, lang, html);
   });
   config.addFilter("searchNoScript", noScriptHtml);
+  config.addFilter("definedTerms", definedTermsAttributes);
   config.addGlobalData("searchSections", SEARCH_SECTIONS);
+  config.addGlobalData("searchRanking", SEARCH_RANKING);
   config.on("eleventy.after", async ({ directories, runMode }: { directories: { output: string }; runMode: string }) => {
     if (runMode !== "serve") await writeSearchIndex(directories.output, searchablePages);
   });

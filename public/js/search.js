@@ -166,7 +166,8 @@ function resultItem(result, query) {
 
 try {
   pagefind = await import(`${say.index}pagefind.js`);
-  await pagefind.options({ baseUrl: say.siteRoot });
+  // One call, before the first search: Pagefind keeps only the last options given before it starts.
+  await pagefind.options({ baseUrl: say.siteRoot, ranking: JSON.parse(say.ranking) });
   // A section none of this language's pages is in (the course, where it has no translation) would only ever find nothing.
   const held = (await pagefind.filters()).section ?? {};
   for (const radio of form.elements.namedItem("section")) if (radio.value && !held[radio.value]) radio.closest("label").hidden = true;

@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import { t } from "../../src/i18n.ts";
 import { routes } from "../../src/urls.ts";
 import { axeViolations, browserOnSite, open, viewports } from "../support/browser.ts";
-import { loadPage, pageUrls } from "../support/site.ts";
+import { lessonUrls, loadPage, pageUrls } from "../support/site.ts";
 
 const site = browserOnSite();
 const glossary = parse(readFileSync("_data/glossary.yaml", "utf8")) as { id: string; term: string; definition: string; lesson: string }[];
@@ -28,6 +28,23 @@ async function searchFor(page: Page, query: string) {
   await page.waitForFunction((q) => document.querySelector(".search-status")!.textContent!.includes(`“${q}”`), query);
   return results(page);
 }
+/**
+ * Pagefind's order for each query on the search page, as its script set Pagefind up (the same
+ * module, so the same ranking): each query's first `n` addresses. The page shows results in this order.
+ */
+async function rankedOnPage(page: Page, queries: string[], n: number): Promise<string[][]> {
+  // Handed over as text: vitest would rewrite an import() written in the test's own code.
+  return page.evaluate(`(async () => {
+    const pagefind = await import(document.querySelector(".search").dataset.index + "pagefind.js");
+    const ranked = [];
+    for (const query of ${JSON.stringify(queries)}) {
+      const { results } = await pagefind.search(query);
+      ranked.push((await Promise.all(results.slice(0, ${n}).map((r) => r.data()))).map((d) => d.url));
+    }
+    return ranked;
+  })()`);
+}
+
 const results = (page: Page) =>
   page.$$eval(".search-results > li", (items) => items.map((li) => ({ section: li.querySelector(".search-section")!.textContent, href: new URL(li.querySelector("a")!.href).pathname })));
 
@@ -120,6 +137,36 @@ describe("search", () => {
     expect(await page.evaluate(() => document.activeElement?.closest(".search-entry") !== null)).toBe(true);
     await Promise.all([page.waitForURL((u) => u.hash === `#${listed.id}`), page.keyboard.press("Enter")]);
     expect(await page.locator(":target").textContent()).toBe("ibv_reg_mr");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("ranks the glossary among the first three results for a search that is one of its terms or abbreviations", async () => {
+    // A learner typing a term wants its definition near the top, not only the lessons that use it.
+    const queries = glossary.flatMap(({ term }) => term.match(/^(.*) \(([^)]+)\)$/)?.slice(1) ?? [term]);
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    const ranked = await rankedOnPage(page, queries, 3);
+    const missed = queries.filter((_, i) => !ranked[i]!.includes(routes.glossary()));
+    // Nearly every one: a few abbreviations are also the start of common words (WR: write, wrap).
+    expect(missed.length / queries.length, `below the first three for ${missed.join(", ")}`).toBeLessThanOrEqual(0.1);
+    // The page shows results in that order: one of the terms, typed as a reader types it.
+    const typed = queries.find((_, i) => ranked[i]!.includes(routes.glossary()))!;
+    expect((await searchFor(page, typed)).slice(0, 3).map((r) => r.href)).toEqual(ranked[queries.indexOf(typed)]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("never ranks the glossary above a lesson for that lesson's title, though it defines the title's words", async () => {
+    const lessons = lessonUrls().map((url) => ({ url, title: courseLesson(url).title }));
+    const { page, context, problems } = await open(site.browser, `${site.server.origin}/search/`, { viewport: viewports.desktop });
+    await expect.poll(() => page.locator(".search-form").isVisible(), { timeout: 15_000 }).toBe(true);
+    const ranked = await rankedOnPage(page, lessons.map((l) => l.title), 20);
+    const above = lessons.filter(({ url }, i) => {
+      const glossaryAt = ranked[i]!.indexOf(routes.glossary());
+      return glossaryAt >= 0 && (ranked[i]!.indexOf(url) < 0 || glossaryAt < ranked[i]!.indexOf(url));
+    });
+    expect(above.map((l) => l.title)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,7 @@
 import { JSDOM } from "jsdom";
 import { afterEach, describe, expect, it } from "vitest";
 import { pluralForms } from "../../src/i18n.ts";
-import { codeNames, globOf, noScriptHtml, searchableAttributes } from "../../src/search.ts";
+import { codeNames, definedTermsAttributes, globOf, noScriptHtml, searchableAttributes } from "../../src/search.ts";
 import { highlightCode } from "../../src/highlight.ts";
 import { setPathPrefix } from "../../src/urls.ts";
 import { errorOf } from "../support/errors.ts";
@@ -27,6 +27,13 @@ describe("search", () => {
     expect(codeNames(html)).toEqual(["IBV_WR_RDMA_WRITE", "cudaMalloc", "ibv_post_send", "ibv_send_wr", "opcode", "printf", "rdma", "rkey", "strerror", "wr", "wr_id"]);
     const el = JSDOM.fragment(`<article${searchableAttributes("course", "en", html)}></article>`).firstElementChild!;
     expect(el.getAttribute("data-pagefind-meta")).toBe("code:IBV_WR_RDMA_WRITE cudaMalloc ibv_post_send ibv_send_wr opcode printf rdma rkey strerror wr wr_id");
+  });
+
+  it("gives a page the terms it defines as metadata, each whole, read from an attribute", () => {
+    // Pagefind's data-pagefind-meta="key:value" would end the value at a term's comma.
+    const el = JSDOM.fragment(`<dl${definedTermsAttributes([{ term: "Queue pair (QP)" }, { term: 'Fence, "strong" & <weak>' }])}></dl>`).firstElementChild!;
+    expect(el.getAttribute("data-pagefind-meta")).toBe("terms[data-terms]");
+    expect(el.getAttribute("data-terms")).toBe('Queue pair (QP); Fence, "strong" & <weak>');
   });
 
   it("says without JavaScript where to browse instead, linking each section under the path prefix", () => {
